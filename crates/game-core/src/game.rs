@@ -1,0 +1,220 @@
+//! A game: a board, its score, and a seeded source of spawns.
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+use crate::board::Board;
+use crate::direction::Direction;
+use crate::error::{PlayError, RulesError};
+use crate::rules::{Rules, TurnRule};
+use crate::traits::GameBoard;
+
+/// A seeded random source whose output is the same on every platform and
+/// every build: ChaCha8, whose stream rand_chacha keeps stable across
+/// versions, seeded from a `u64` by our own expansion, and turned into ranges
+/// and probabilities by our own arithmetic (not by rand's distributions, whose
+/// algorithms may change between releases).
+#[derive(Debug, Clone)]
+pub struct GameRng {
+    rng: ChaCha8Rng,
+}
+
+impl GameRng {
+    /// The source for this seed.
+    pub fn new(seed: u64) -> GameRng {
+        // SplitMix64 spreads the 64-bit seed over the 32-byte key.
+        let mut key = [0u8; 32];
+        let mut state = seed;
+        for chunk in key.chunks_exact_mut(8) {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            chunk.copy_from_slice(&(z ^ (z >> 31)).to_le_bytes());
+        }
+        GameRng { rng: ChaCha8Rng::from_seed(key) }
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.rng.next_u64()
+    }
+
+    /// A uniform number in `0..n` by a multiply-shift (0 when n is 0); the
+    /// bias is below n / 2^64.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+
+    /// A uniform double in [0, 1) from 53 random bits.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+/// The computer player: spawns a 2 or a 4 on a uniformly chosen empty cell,
+/// from a [`GameRng`].
+#[derive(Debug, Clone)]
+pub struct Spawner {
+    rng: GameRng,
+    four_probability: f64,
+}
+
+impl Spawner {
+    /// A spawner for this seed and probability of a 4.
+    pub fn new(seed: u64, four_probability: f64) -> Spawner {
+        Spawner { rng: GameRng::new(seed), four_probability }
+    }
+
+    /// Whether the next tile is a 4, as the tutorial's `nextDouble() >= 0.9`
+    /// decides it (with 0.9 = 1 - probability).
+    fn four(&mut self) -> bool {
+        self.rng.unit() < self.four_probability
+    }
+
+    /// Spawns a 2 or a 4 on a uniformly chosen empty cell: the new board, the
+    /// cell index and the exponent; `None` when the board is full.
+    pub fn spawn<B: GameBoard>(&mut self, board: &B) -> Option<(B, usize, u8)> {
+        let empty = board.count_empty();
+        if empty == 0 {
+            return None;
+        }
+        // The value first, then the cell: the tutorial's order.
+        let exponent = if self.four() { 2 } else { 1 };
+        let idx = board.empty_cells().nth(self.rng.below(empty))?;
+        Some((board.with_exponent_unchecked(idx, exponent), idx, exponent))
+    }
+}
+
+/// What a played turn did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Turn {
+    /// The direction played.
+    pub direction: Direction,
+    /// The score the move gained.
+    pub score_gained: u32,
+    /// Whether the move changed the board (always true under
+    /// [`TurnRule::Standard`]).
+    pub moved: bool,
+    /// The spawned tile's cell index and exponent, if one spawned.
+    pub spawned: Option<(usize, u8)>,
+}
+
+/// A game in progress: the board, the score, the number of moves and the
+/// seeded spawns. Replaying the same directions from the same seed and rules
+/// gives the same game.
+///
+/// ```
+/// use game_core::{Board, Direction, Game, GameBoard, Rules};
+///
+/// let mut game = Game::<Board>::new(Rules::default(), 42)?;
+/// // Play the first legal direction until nothing moves.
+/// while let Some(dir) = game.board().legal_directions().iter().next() {
+///     game.play(dir).expect("a legal direction is always playable");
+/// }
+/// assert!(game.is_over());
+/// println!("score {} after {} moves", game.score(), game.moves());
+/// # Ok::<(), game_core::RulesError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Game<B: GameBoard = Board> {
+    board: B,
+    score: u64,
+    moves: u64,
+    rules: Rules,
+    seed: u64,
+    spawner: Spawner,
+}
+
+impl<B: GameBoard> Game<B> {
+    /// A new game: an empty board of the rules' size with the starting tiles
+    /// spawned from `seed`.
+    ///
+    /// # Errors
+    /// [`RulesError::Size`] when the board type cannot have the rules' size
+    /// (the packed [`Board`] is 4x4 only; use [`Grid`](crate::Grid)).
+    pub fn new(rules: Rules, seed: u64) -> Result<Game<B>, RulesError> {
+        let empty = B::empty(rules.size()).map_err(RulesError::Size)?;
+        let mut game = Game::from_board(empty, rules, seed)?;
+        for _ in 0..rules.start_tiles() {
+            game.spawn();
+        }
+        Ok(game)
+    }
+
+    /// A game that goes on from `board` (score 0, no moves yet), spawning
+    /// from `seed`.
+    ///
+    /// # Errors
+    /// [`RulesError::Size`] when the board's size is not the rules' size.
+    pub fn from_board(board: B, rules: Rules, seed: u64) -> Result<Game<B>, RulesError> {
+        if board.size() != rules.size() {
+            return Err(RulesError::BoardSize { board: board.size(), rules: rules.size() });
+        }
+        let spawner = Spawner::new(seed, rules.four_probability());
+        Ok(Game { board, score: 0, moves: 0, rules, seed, spawner })
+    }
+
+    /// The board.
+    pub fn board(&self) -> &B {
+        &self.board
+    }
+
+    /// The score: the sum of the tiles created by merges.
+    pub fn score(&self) -> u64 {
+        self.score
+    }
+
+    /// Moves played.
+    pub fn moves(&self) -> u64 {
+        self.moves
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The seed the game was started with.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Whether the game is over: no direction changes the board under
+    /// [`TurnRule::Standard`], the board is full under [`TurnRule::Tutorial`].
+    pub fn is_over(&self) -> bool {
+        match self.rules.turn_rule() {
+            TurnRule::Standard => self.board.is_game_over(),
+            TurnRule::Tutorial => self.board.count_empty() == 0,
+        }
+    }
+
+    /// Spawns one tile (the computer's move); `None` when the board is full.
+    pub fn spawn(&mut self) -> Option<(usize, u8)> {
+        let (board, idx, exponent) = self.spawner.spawn(&self.board)?;
+        self.board = board;
+        Some((idx, exponent))
+    }
+
+    /// Plays a turn: the move, then a spawn.
+    ///
+    /// # Errors
+    /// [`PlayError::GameOver`] once the game is over;
+    /// [`PlayError::NothingMoves`] under [`TurnRule::Standard`] when `dir`
+    /// changes nothing (nothing spawns then, as in the real game).
+    pub fn play(&mut self, dir: Direction) -> Result<Turn, PlayError> {
+        if self.is_over() {
+            return Err(PlayError::GameOver);
+        }
+        let slid = self.board.slide(dir);
+        if slid.is_none() && self.rules.turn_rule() == TurnRule::Standard {
+            return Err(PlayError::NothingMoves(dir));
+        }
+        let (board, score_gained) = slid.unwrap_or((self.board, 0));
+        self.board = board;
+        self.score += u64::from(score_gained);
+        self.moves += 1;
+        let spawned = self.spawn();
+        Ok(Turn { direction: dir, score_gained, moved: slid.is_some(), spawned })
+    }
+}

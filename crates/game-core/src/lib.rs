@@ -1,0 +1,53 @@
+//! The rules of 2048, alone: boards, moves, spawns, score, game over and rule
+//! variants. No terminal, no threads, no search.
+//!
+//! - [`Board`]: the 4x4 board packed in a `u64`, moved by table look-ups; the
+//!   fast path.
+//! - [`Grid`]: any size from 2x2 to 8x8, with exactly the same rules.
+//! - [`GameBoard`]: the operations both offer, for code generic over size.
+//! - [`Rules`] (checked from a [`RulesBuilder`]) and [`Game`]: a seeded game
+//!   whose spawns are the same on every platform.
+//!
+//! Play a seeded game to the end, always taking the first legal direction:
+//!
+//! ```
+//! use game_core::{Board, Game, GameBoard, Rules};
+//!
+//! let mut game = Game::<Board>::new(Rules::default(), 7)?;
+//! while let Some(dir) = game.board().legal_directions().iter().next() {
+//!     game.play(dir)?;
+//! }
+//! println!("final score {} with a {} tile", game.score(), game.board().max_tile());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Boards have a one-line text form, tile values with rows split by `/`:
+//!
+//! ```
+//! use game_core::{Board, Direction};
+//!
+//! let board: Board = "2 0 0 2/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+//! assert_eq!(board.shift(Direction::Right).to_string(), "0 0 0 4/0 0 0 0/0 0 0 0/0 0 0 0");
+//! # Ok::<(), game_core::ParseBoardError>(())
+//! ```
+#![deny(missing_docs)]
+
+mod board;
+mod direction;
+mod error;
+mod game;
+mod grid;
+mod line;
+mod notation;
+mod rules;
+mod tables;
+mod traits;
+
+pub use board::Board;
+pub use direction::{Direction, DirectionSet, ParseDirectionError};
+pub use error::{ParseBoardError, ParseErrorKind, PlaceError, PlayError, RulesError, SizeError};
+pub use game::{Game, GameRng, Spawner, Turn};
+pub use grid::{Grid, MAX_SIZE, MIN_SIZE};
+pub use line::MAX_EXPONENT;
+pub use rules::{Rules, RulesBuilder, TurnRule};
+pub use traits::{GameBoard, exponent_to_value, value_to_exponent};
