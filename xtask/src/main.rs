@@ -1,1 +1,70 @@
-fn main() {}
+//! `cargo xtask`: the project's automation (local CI, benchmarks, published
+//! results) written in plain Rust, so it runs wherever cargo does.
+//!
+//! This follows matklad's cargo-xtask pattern: `.cargo/config.toml` aliases
+//! `cargo xtask` to `cargo run --package xtask --`. The crate depends on std
+//! alone, because it is compiled on every fresh clone before any task runs.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "xtask is a command-line tool whose whole job is to report on the terminal"
+)]
+
+mod bench;
+mod ci;
+mod json;
+mod machine;
+mod plot;
+mod records;
+mod results;
+#[cfg(test)]
+mod tidy;
+mod util;
+
+use std::process::ExitCode;
+
+const HELP: &str = "\
+Usage: cargo xtask <task> [options]
+
+Tasks:
+  ci                 Run what CI runs, stopping at the first failure:
+                     fmt check, clippy (-D warnings), tests, docs (-D warnings).
+  bench [--quick] [-- <criterion args>...]
+                     Run the criterion benches of game-core and solver-expectimax
+                     and print a Markdown table of the medians. `--quick` passes
+                     criterion's --quick; arguments after `--` (e.g. a filter)
+                     go to criterion.
+  results [--quick]  Run the standard benchmarks and seeded tournaments, then
+                     regenerate docs/results.md and docs/results.svg. `--quick`
+                     gives a small run for checking the pipeline.
+  help               Print this list.
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((task, rest)) = args.split_first() else {
+        print!("{HELP}");
+        return ExitCode::SUCCESS;
+    };
+    let result = match task.as_str() {
+        "help" | "-h" | "--help" => {
+            print!("{HELP}");
+            Ok(())
+        }
+        "ci" => ci::run(rest),
+        "bench" => bench::run(rest),
+        "results" => results::run(rest),
+        other => {
+            eprintln!("error: unknown task `{other}`\n");
+            eprint!("{HELP}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}

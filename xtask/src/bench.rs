@@ -1,0 +1,390 @@
+//! `cargo xtask bench`: runs the criterion benches of the engine and the
+//! solver, then summarises the medians criterion wrote under
+//! `target/criterion` as one Markdown table.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use crate::json::Json;
+use crate::util::{Result, cargo, run_checked};
+
+/// The crates whose benches make up the project's figures, in report order.
+pub(crate) const BENCH_CRATES: &[&str] = &["game-core", "solver-expectimax"];
+
+/// What `bench` was asked to do.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct BenchArgs {
+    /// Pass criterion's `--quick` (criterion 0.8 stops sampling once the
+    /// significance level is reached).
+    pub(crate) quick: bool,
+    /// Arguments for criterion itself (after `--`), e.g. a name filter.
+    pub(crate) criterion_args: Vec<String>,
+}
+
+impl BenchArgs {
+    pub(crate) fn parse(args: &[String]) -> Result<BenchArgs> {
+        let mut parsed = BenchArgs::default();
+        let mut iter = args.iter();
+        while let Some(arg) = iter.next() {
+            match arg.as_str() {
+                "--quick" => parsed.quick = true,
+                "--" => {
+                    parsed.criterion_args.extend(iter.by_ref().cloned());
+                }
+                other => {
+                    return Err(format!(
+                        "unknown `bench` argument `{other}` (criterion arguments go after `--`)"
+                    )
+                    .into());
+                }
+            }
+        }
+        Ok(parsed)
+    }
+}
+
+pub(crate) fn run(args: &[String]) -> Result<()> {
+    let args = BenchArgs::parse(args)?;
+    let rows = run_benches(&args)?;
+    println!();
+    if rows.is_empty() {
+        println!("No criterion results were written by this run.");
+    } else {
+        print!("{}", markdown_table(&rows));
+    }
+    Ok(())
+}
+
+/// Runs every bench target of [`BENCH_CRATES`] and returns the results this
+/// run wrote. A crate without bench targets yet is skipped with a note.
+pub(crate) fn run_benches(args: &BenchArgs) -> Result<Vec<BenchRow>> {
+    let metadata = cargo_metadata()?;
+    let started = SystemTime::now();
+    for &krate in BENCH_CRATES {
+        let targets = bench_targets(&metadata, krate);
+        if targets.is_empty() {
+            println!("note: {krate} has no bench target yet; skipping it");
+            continue;
+        }
+        // Name each bench target: a bare `cargo bench -p` would also run the
+        // library under libtest's harness, which rejects criterion's flags.
+        let mut cmd = cargo();
+        cmd.args(["bench", "-p", krate]);
+        for target in &targets {
+            cmd.args(["--bench", target]);
+        }
+        cmd.arg("--");
+        if args.quick {
+            cmd.arg("--quick");
+        }
+        cmd.args(&args.criterion_args);
+        println!("\n==> {}", crate::util::render(&cmd));
+        run_checked(&mut cmd)?;
+    }
+    let criterion_dir = match std::env::var_os("CRITERION_HOME") {
+        Some(dir) => PathBuf::from(dir),
+        None => target_directory(&metadata).join("criterion"),
+    };
+    collect(&criterion_dir, started)
+}
+
+fn cargo_metadata() -> Result<Json> {
+    let mut cmd = cargo();
+    cmd.args(["metadata", "--no-deps", "--format-version", "1"]);
+    let out = cmd.output().map_err(|err| format!("cannot run `cargo metadata`: {err}"))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("`cargo metadata` failed ({}): {}", out.status, stderr.trim()).into());
+    }
+    Ok(Json::parse(&String::from_utf8_lossy(&out.stdout))?)
+}
+
+fn target_directory(metadata: &Json) -> PathBuf {
+    match metadata.get("target_directory").and_then(Json::as_str) {
+        Some(dir) => PathBuf::from(dir),
+        None => crate::util::target_dir(),
+    }
+}
+
+/// The names of `package`'s bench targets, from `cargo metadata` output.
+fn bench_targets(metadata: &Json, package: &str) -> Vec<String> {
+    let packages = metadata.get("packages").and_then(Json::as_array).unwrap_or(&[]);
+    let Some(pkg) = packages.iter().find(|p| p.get("name").and_then(Json::as_str) == Some(package))
+    else {
+        return Vec::new();
+    };
+    let targets = pkg.get("targets").and_then(Json::as_array).unwrap_or(&[]);
+    targets
+        .iter()
+        .filter(|t| {
+            let kinds = t.get("kind").and_then(Json::as_array).unwrap_or(&[]);
+            kinds.iter().any(|k| k.as_str() == Some("bench"))
+        })
+        .filter_map(|t| t.get("name").and_then(Json::as_str).map(str::to_owned))
+        .collect()
+}
+
+/// How much work one iteration of a benchmark does, as criterion records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Throughput {
+    Elements(u64),
+    Bytes(u64),
+    Bits(u64),
+}
+
+impl Throughput {
+    /// Reads criterion's serde form: `{"Elements": 4096}`,
+    /// `{"BytesDecimal": 10}`, `{"ElementsAndBytes": {"elements": 1, "bytes": 8}}`
+    /// and so on; elements win when both are given.
+    fn from_json(json: &Json) -> Option<Throughput> {
+        let (kind, value) = json.as_object()?.first()?;
+        let count = |v: &Json| v.as_f64().filter(|n| *n > 0.0).map(|n| n as u64);
+        match kind.as_str() {
+            "Elements" => count(value).map(Throughput::Elements),
+            "Bytes" | "BytesDecimal" => count(value).map(Throughput::Bytes),
+            "Bits" => count(value).map(Throughput::Bits),
+            "ElementsAndBytes" => value.get("elements").and_then(count).map(Throughput::Elements),
+            _ => None,
+        }
+    }
+
+    fn count_and_unit(self) -> (u64, &'static str) {
+        match self {
+            Throughput::Elements(n) => (n, "elem"),
+            Throughput::Bytes(n) => (n, "B"),
+            Throughput::Bits(n) => (n, "bit"),
+        }
+    }
+}
+
+/// One benchmark's result.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct BenchRow {
+    /// The full id, `group/function/value`.
+    pub(crate) id: String,
+    /// The median time of one iteration, in nanoseconds.
+    pub(crate) median_ns: f64,
+    pub(crate) throughput: Option<Throughput>,
+}
+
+impl BenchRow {
+    /// Builds a row from the `benchmark.json` and `estimates.json` criterion
+    /// writes in a benchmark's `new/` directory.
+    pub(crate) fn from_files(benchmark: &str, estimates: &str) -> Result<BenchRow> {
+        let benchmark = Json::parse(benchmark)?;
+        let estimates = Json::parse(estimates)?;
+        let median_ns = estimates
+            .path(&["median", "point_estimate"])
+            .and_then(Json::as_f64)
+            .ok_or("estimates.json has no median.point_estimate")?;
+        let id = match benchmark.get("full_id").and_then(Json::as_str) {
+            Some(id) => id.to_owned(),
+            None => ["group_id", "function_id", "value_str"]
+                .iter()
+                .filter_map(|key| benchmark.get(key).and_then(Json::as_str))
+                .collect::<Vec<_>>()
+                .join("/"),
+        };
+        if id.is_empty() {
+            return Err("benchmark.json has no group_id".into());
+        }
+        let throughput = benchmark.get("throughput").and_then(Throughput::from_json);
+        Ok(BenchRow { id, median_ns, throughput })
+    }
+}
+
+/// Reads every `new/{benchmark,estimates}.json` under `criterion_dir` written
+/// at or after `since`, in the order they were written. Older results (from
+/// earlier runs or other filters) are left out so the table shows this run.
+pub(crate) fn collect(criterion_dir: &Path, since: SystemTime) -> Result<Vec<BenchRow>> {
+    let mut new_dirs = Vec::new();
+    find_new_dirs(criterion_dir, &mut new_dirs);
+    let mut rows = Vec::new();
+    for dir in new_dirs {
+        let estimates_path = dir.join("estimates.json");
+        let Ok(modified) = fs::metadata(&estimates_path).and_then(|m| m.modified()) else {
+            continue;
+        };
+        if modified < since {
+            continue;
+        }
+        let (Ok(benchmark), Ok(estimates)) =
+            (fs::read_to_string(dir.join("benchmark.json")), fs::read_to_string(&estimates_path))
+        else {
+            continue;
+        };
+        let row = BenchRow::from_files(&benchmark, &estimates)
+            .map_err(|err| format!("{}: {err}", dir.display()))?;
+        rows.push((modified, row));
+    }
+    rows.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)));
+    Ok(rows.into_iter().map(|(_, row)| row).collect())
+}
+
+/// Collects the directories named `new` that hold a `benchmark.json`;
+/// criterion keeps the previous run in `base/` and its report in `report/`.
+fn find_new_dirs(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut subdirs: Vec<PathBuf> =
+        entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    subdirs.sort();
+    for sub in subdirs {
+        if sub.file_name().is_some_and(|n| n == "new") {
+            if sub.join("benchmark.json").is_file() {
+                out.push(sub);
+            }
+        } else {
+            find_new_dirs(&sub, out);
+        }
+    }
+}
+
+/// The table: benchmark, median, and time per unit and throughput when the
+/// benchmark declares a throughput.
+pub(crate) fn markdown_table(rows: &[BenchRow]) -> String {
+    let mut out =
+        String::from("| benchmark | median | per unit | throughput |\n|---|---:|---:|---:|\n");
+    for row in rows {
+        let (per_unit, throughput) = match row.throughput {
+            Some(t) => {
+                let (count, unit) = t.count_and_unit();
+                let per_unit_ns = row.median_ns / count as f64;
+                let per_second = count as f64 / (row.median_ns * 1e-9);
+                (
+                    format!("{}/{unit}", format_ns(per_unit_ns)),
+                    format!("{} {unit}/s", format_si(per_second)),
+                )
+            }
+            None => ("–".to_owned(), "–".to_owned()),
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {per_unit} | {throughput} |\n",
+            row.id,
+            format_ns(row.median_ns)
+        ));
+    }
+    out
+}
+
+/// A time in nanoseconds with a unit that keeps three or four significant
+/// digits: `1.93 ns`, `12.4 µs`, `3.21 s`.
+pub(crate) fn format_ns(ns: f64) -> String {
+    let (value, unit) = if ns < 1e3 {
+        (ns, "ns")
+    } else if ns < 1e6 {
+        (ns / 1e3, "µs")
+    } else if ns < 1e9 {
+        (ns / 1e6, "ms")
+    } else {
+        (ns / 1e9, "s")
+    };
+    format!("{} {unit}", three_digits(value))
+}
+
+/// A rate with an SI prefix: `517 M`, `1.20 G`.
+pub(crate) fn format_si(value: f64) -> String {
+    const PREFIXES: [(f64, &str); 4] = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")];
+    for (scale, prefix) in PREFIXES {
+        if value >= scale {
+            return format!("{}{prefix}", three_digits(value / scale));
+        }
+    }
+    three_digits(value)
+}
+
+fn three_digits(value: f64) -> String {
+    if value >= 100.0 {
+        format!("{value:.0}")
+    } else if value >= 10.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn parses_quick_and_criterion_args() {
+        let args = BenchArgs::parse(&strings(&["--quick", "--", "moves", "--quick"])).unwrap();
+        assert_eq!(args, BenchArgs { quick: true, criterion_args: strings(&["moves", "--quick"]) });
+        assert_eq!(BenchArgs::parse(&[]).unwrap(), BenchArgs::default());
+        assert!(BenchArgs::parse(&strings(&["moves"])).is_err());
+    }
+
+    // The two files as criterion 0.8 writes them (trimmed confidence
+    // intervals), for a group with an element throughput.
+    const BENCHMARK_JSON: &str = r#"{"group_id":"moves","function_id":"left","value_str":null,"throughput":{"Elements":4096},"full_id":"moves/left","directory_name":"moves/left","title":"moves/left"}"#;
+    const ESTIMATES_JSON: &str = r#"{"mean":{"confidence_interval":{"confidence_level":0.95,"lower_bound":8000.0,"upper_bound":8400.0},"point_estimate":8200.0,"standard_error":10.0},"median":{"confidence_interval":{"confidence_level":0.95,"lower_bound":8100.0,"upper_bound":8300.0},"point_estimate":8192.0,"standard_error":12.0},"median_abs_dev":{"confidence_interval":{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0},"point_estimate":1.5,"standard_error":0.1},"slope":null,"std_dev":{"confidence_interval":{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0},"point_estimate":1.5,"standard_error":0.1}}"#;
+
+    #[test]
+    fn reads_criterion_files_and_prints_a_table() {
+        let row = BenchRow::from_files(BENCHMARK_JSON, ESTIMATES_JSON).unwrap();
+        assert_eq!(
+            row,
+            BenchRow {
+                id: "moves/left".to_owned(),
+                median_ns: 8192.0,
+                throughput: Some(Throughput::Elements(4096))
+            }
+        );
+        let plain = BenchRow { id: "empty count".to_owned(), median_ns: 0.731, throughput: None };
+        assert_eq!(
+            markdown_table(&[row, plain]),
+            "| benchmark | median | per unit | throughput |\n\
+             |---|---:|---:|---:|\n\
+             | `moves/left` | 8.19 µs | 2.00 ns/elem | 500M elem/s |\n\
+             | `empty count` | 0.73 ns | – | – |\n"
+        );
+    }
+
+    #[test]
+    fn builds_the_id_when_full_id_is_missing() {
+        let benchmark = r#"{"group_id":"search","function_id":"depth","value_str":"3","throughput":{"ElementsAndBytes":{"elements":7,"bytes":56}}}"#;
+        let row = BenchRow::from_files(benchmark, ESTIMATES_JSON).unwrap();
+        assert_eq!(row.id, "search/depth/3");
+        assert_eq!(row.throughput, Some(Throughput::Elements(7)));
+        assert!(BenchRow::from_files(benchmark, "{}").is_err());
+    }
+
+    #[test]
+    fn collects_only_fresh_new_directories() {
+        let dir = std::env::temp_dir().join(format!("xtask-bench-test-{}", std::process::id()));
+        let new_dir = dir.join("moves").join("left").join("new");
+        let base_dir = dir.join("moves").join("left").join("base");
+        fs::create_dir_all(&new_dir).unwrap();
+        fs::create_dir_all(&base_dir).unwrap();
+        for d in [&new_dir, &base_dir] {
+            fs::write(d.join("benchmark.json"), BENCHMARK_JSON).unwrap();
+            fs::write(d.join("estimates.json"), ESTIMATES_JSON).unwrap();
+        }
+        let past = SystemTime::UNIX_EPOCH;
+        let rows = collect(&dir, past).unwrap();
+        let future = SystemTime::now() + std::time::Duration::from_secs(3600);
+        let stale = collect(&dir, future).unwrap();
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(rows.len(), 1, "only `new/`, not `base/`");
+        assert_eq!(rows[0].id, "moves/left");
+        assert!(stale.is_empty());
+    }
+
+    #[test]
+    fn formats_times_and_rates() {
+        assert_eq!(format_ns(1.934), "1.93 ns");
+        assert_eq!(format_ns(12_345.0), "12.3 µs");
+        assert_eq!(format_ns(456_000_000.0), "456 ms");
+        assert_eq!(format_ns(3.2e9), "3.20 s");
+        assert_eq!(format_si(517e6), "517M");
+        assert_eq!(format_si(1.2e9), "1.20G");
+        assert_eq!(format_si(12.0), "12.0");
+    }
+}

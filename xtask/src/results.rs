@@ -1,0 +1,462 @@
+//! `cargo xtask results`: runs the standard benchmarks and seeded
+//! tournaments and regenerates `docs/results.md` and its plot,
+//! `docs/results.svg`, from scratch.
+//!
+//! Tournaments run through the release `cli-ascii` binary, which writes one
+//! CSV line per game (see [`crate::records`]); everything after that (the
+//! statistics, the tables, the plot) happens here.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::bench::{self, BenchArgs, BenchRow};
+use crate::machine::Machine;
+use crate::plot::{self, Series};
+use crate::records::{self, REACH_TILES, Summary};
+use crate::util::{Result, cargo, format_duration, project_root, run_checked, target_dir};
+
+/// Scratch space for the per-game CSV files (ignored by git).
+const SCRATCH_DIR: &str = "results-tmp";
+const RESULTS_MD: &str = "docs/results.md";
+const RESULTS_SVG: &str = "docs/results.svg";
+
+/// One standard seeded tournament.
+#[derive(Debug)]
+struct Tournament {
+    preset: &'static str,
+    games: u32,
+    quick_games: u32,
+    seed_start: u64,
+    /// Further `tournament` flags for this preset.
+    extra_args: &'static [&'static str],
+}
+
+/// The published tournaments. Games are numbered from `seed_start`, so a run
+/// is the same games every time.
+///
+/// The preset names, game counts and flags follow the plan for the
+/// `cli-ascii tournament` command and are to be adjusted when it lands: the
+/// default preset's count must keep it within about 15 minutes on 2 cores,
+/// and the tutorial preset must play under the tutorial's rules.
+const TOURNAMENTS: &[Tournament] = &[
+    Tournament { preset: "fast", games: 200, quick_games: 10, seed_start: 1, extra_args: &[] },
+    Tournament { preset: "default", games: 20, quick_games: 2, seed_start: 1, extra_args: &[] },
+    Tournament { preset: "tutorial", games: 200, quick_games: 10, seed_start: 1, extra_args: &[] },
+];
+
+/// The thread-scaling run: one preset, a few games, at 1 thread and at every
+/// core, compared by moves per second.
+const SCALING_PRESET: &str = "default";
+const SCALING_GAMES: u32 = 4;
+const SCALING_QUICK_GAMES: u32 = 1;
+
+#[derive(Debug, Default, PartialEq, Eq)]
+struct ResultsArgs {
+    quick: bool,
+}
+
+impl ResultsArgs {
+    fn parse(args: &[String]) -> Result<ResultsArgs> {
+        let mut parsed = ResultsArgs::default();
+        for arg in args {
+            match arg.as_str() {
+                "--quick" => parsed.quick = true,
+                other => return Err(format!("unknown `results` argument `{other}`").into()),
+            }
+        }
+        Ok(parsed)
+    }
+}
+
+pub(crate) fn run(args: &[String]) -> Result<()> {
+    let args = ResultsArgs::parse(args)?;
+    let started = Instant::now();
+    let machine = Machine::detect();
+    let mut commands =
+        vec![format!("cargo xtask results{}", if args.quick { " --quick" } else { "" })];
+
+    let binary = build_cli()?;
+    commands.push("cargo build --release -p cli-ascii".to_owned());
+    let help = tournament_help(&binary)?;
+
+    let bench_rows =
+        bench::run_benches(&BenchArgs { quick: args.quick, criterion_args: Vec::new() })?;
+    for krate in bench::BENCH_CRATES {
+        commands
+            .push(format!("cargo bench -p {krate}{}", if args.quick { " -- --quick" } else { "" }));
+    }
+
+    fs::create_dir_all(project_root().join(SCRATCH_DIR))?;
+    let mut runs = Vec::new();
+    for tournament in TOURNAMENTS {
+        let games = if args.quick { tournament.quick_games } else { tournament.games };
+        let csv = format!("{SCRATCH_DIR}/{}.csv", tournament.preset);
+        let mut tournament_args =
+            tournament_args(tournament.preset, games, tournament.seed_start, &csv);
+        tournament_args.extend(tournament.extra_args.iter().map(|s| s.to_string()));
+        let outcome = run_tournament(&binary, &tournament_args, &csv)?;
+        commands.push(outcome.command.clone());
+        runs.push(TournamentRun {
+            preset: tournament.preset,
+            seed_start: tournament.seed_start,
+            outcome,
+        });
+    }
+
+    let scaling = if help.contains("--threads") {
+        let games = if args.quick { SCALING_QUICK_GAMES } else { SCALING_GAMES };
+        let mut scaling = Vec::new();
+        for threads in thread_counts(&machine.cores) {
+            let csv = format!("{SCRATCH_DIR}/scaling-{threads}.csv");
+            let mut scaling_args = tournament_args(SCALING_PRESET, games, 1, &csv);
+            scaling_args.extend(["--threads".to_owned(), threads.to_string()]);
+            let outcome = run_tournament(&binary, &scaling_args, &csv)?;
+            commands.push(outcome.command.clone());
+            scaling.push((threads, outcome));
+        }
+        Some(scaling)
+    } else {
+        println!("note: `cli-ascii tournament` has no --threads flag yet; skipping thread scaling");
+        None
+    };
+
+    let series: Vec<Series> = runs
+        .iter()
+        .map(|run| Series {
+            name: run.preset.to_owned(),
+            scores: run.outcome.records.iter().map(|r| r.score).collect(),
+        })
+        .collect();
+    let svg = plot::score_distribution_svg("Score distribution per preset", &series);
+    fs::write(project_root().join(RESULTS_SVG), svg)?;
+
+    let report = Report { quick: args.quick, machine, bench_rows, runs, scaling, commands };
+    fs::write(project_root().join(RESULTS_MD), render_markdown(&report))?;
+    println!("\nwrote {RESULTS_MD} and {RESULTS_SVG} in {}", format_duration(started.elapsed()));
+    Ok(())
+}
+
+/// Builds the release CLI and returns the binary's path.
+fn build_cli() -> Result<PathBuf> {
+    let mut cmd = cargo();
+    cmd.args(["build", "--release", "-p", "cli-ascii"]);
+    println!("==> {}", crate::util::render(&cmd));
+    run_checked(&mut cmd)?;
+    Ok(target_dir().join("release").join(format!("cli-ascii{}", std::env::consts::EXE_SUFFIX)))
+}
+
+/// The help text of `cli-ascii tournament`, or an error saying the command is
+/// not there yet: the results cannot be produced without it.
+fn tournament_help(binary: &Path) -> Result<String> {
+    let out = Command::new(binary).args(["tournament", "--help"]).stdin(Stdio::null()).output();
+    match out {
+        Ok(out) if out.status.success() => Ok(String::from_utf8_lossy(&out.stdout).into_owned()),
+        _ => Err(format!(
+            "the cli-ascii tournament is not available yet (`{} tournament --help` failed); \
+             cannot regenerate {RESULTS_MD}",
+            binary.display()
+        )
+        .into()),
+    }
+}
+
+/// The `tournament` arguments for one seeded run of the expectimax player.
+fn tournament_args(preset: &str, games: u32, seed_start: u64, csv: &str) -> Vec<String> {
+    [
+        "tournament",
+        "--player",
+        "expectimax",
+        "--preset",
+        preset,
+        "--games",
+        &games.to_string(),
+        "--seed-start",
+        &seed_start.to_string(),
+        "--csv",
+        csv,
+    ]
+    .map(str::to_owned)
+    .to_vec()
+}
+
+/// One, two, ... up to every core, doubling, and every core itself: e.g.
+/// `[1, 2]` on two cores, `[1, 2, 4, 6]` on six.
+fn thread_counts(cores: &str) -> Vec<usize> {
+    let cores = cores.trim().parse::<usize>().unwrap_or(1).max(1);
+    let mut counts: Vec<usize> =
+        std::iter::successors(Some(1), |n| Some(n * 2)).take_while(|&n| n < cores).collect();
+    counts.push(cores);
+    counts
+}
+
+/// What one tournament run gave.
+#[derive(Debug)]
+struct Outcome {
+    /// The command line, runnable from the workspace root.
+    command: String,
+    wall: Duration,
+    records: Vec<records::GameRecord>,
+}
+
+#[derive(Debug)]
+struct TournamentRun {
+    preset: &'static str,
+    seed_start: u64,
+    outcome: Outcome,
+}
+
+fn run_tournament(binary: &Path, args: &[String], csv: &str) -> Result<Outcome> {
+    let root = project_root();
+    let shown_binary = binary.strip_prefix(&root).unwrap_or(binary);
+    let command = format!("{} {}", shown_binary.display(), args.join(" "));
+    println!("\n==> {command}");
+    let csv_path = root.join(csv);
+    // A stale file from an earlier run must not pass for this run's output.
+    let _ = fs::remove_file(&csv_path);
+    let start = Instant::now();
+    let status = Command::new(binary)
+        .args(args)
+        .current_dir(&root)
+        .stdin(Stdio::null())
+        .status()
+        .map_err(|err| format!("cannot start `{command}`: {err}"))?;
+    let wall = start.elapsed();
+    if !status.success() {
+        return Err(format!("`{command}` failed ({status})").into());
+    }
+    let text = fs::read_to_string(&csv_path)
+        .map_err(|err| format!("`{command}` wrote no {}: {err}", csv_path.display()))?;
+    let records =
+        records::parse_csv(&text).map_err(|err| format!("{}: {err}", csv_path.display()))?;
+    println!("<== {} games in {}", records.len(), format_duration(wall));
+    Ok(Outcome { command, wall, records })
+}
+
+/// Everything `docs/results.md` is made of.
+#[derive(Debug)]
+struct Report {
+    quick: bool,
+    machine: Machine,
+    bench_rows: Vec<BenchRow>,
+    runs: Vec<TournamentRun>,
+    scaling: Option<Vec<(usize, Outcome)>>,
+    commands: Vec<String>,
+}
+
+fn render_markdown(report: &Report) -> String {
+    let mut md = String::from(
+        "# Results\n\n\
+         <!-- Generated by `cargo xtask results`: edit xtask/src/results.rs, not this file. -->\n\n",
+    );
+    if report.quick {
+        md.push_str(
+            "> **Quick run** (`cargo xtask results --quick`): too few games to quote. \
+             Run `cargo xtask results` for the published figures.\n\n",
+        );
+    }
+    md.push_str(
+        "Every figure below comes from one command, `cargo xtask results`, on the machine \
+         described here. The tournaments are seeded, so the same build plays the same games \
+         on any machine; only the timings change.\n\n## Machine\n\n",
+    );
+    md.push_str(&report.machine.markdown());
+
+    md.push_str("\n## Tournaments\n\nThe expectimax player, one row per preset; scores are percentiles over the games.\n\n");
+    md.push_str("| preset | games | seeds | mean score | 10% | median | 90% | best | time per move | wall time |\n");
+    md.push_str("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for run in &report.runs {
+        let records = &run.outcome.records;
+        let seeds = match records.len() {
+            0 => "–".to_owned(),
+            n => format!("{}..={}", run.seed_start, run.seed_start + n as u64 - 1),
+        };
+        match Summary::of(records) {
+            Some(s) => md.push_str(&format!(
+                "| {} | {} | {seeds} | {:.0} | {} | {} | {} | {} | {} | {} |\n",
+                run.preset,
+                s.games,
+                s.mean_score,
+                s.p10,
+                s.median,
+                s.p90,
+                s.max,
+                s.millis_per_move().map_or("–".to_owned(), format_millis),
+                format_duration(run.outcome.wall),
+            )),
+            None => {
+                md.push_str(&format!("| {} | 0 | – | – | – | – | – | – | – | – |\n", run.preset))
+            }
+        }
+    }
+
+    md.push_str("\n### Reach rates\n\nThe share of games whose largest tile reached at least each tile.\n\n| preset |");
+    for tile in REACH_TILES {
+        md.push_str(&format!(" {tile} |"));
+    }
+    md.push_str("\n|---|");
+    md.push_str(&"---:|".repeat(REACH_TILES.len()));
+    md.push('\n');
+    for run in &report.runs {
+        md.push_str(&format!("| {} |", run.preset));
+        match Summary::of(&run.outcome.records) {
+            Some(s) => {
+                s.reach.iter().for_each(|rate| md.push_str(&format!(" {:.1}% |", rate * 100.0)))
+            }
+            None => md.push_str(&" – |".repeat(REACH_TILES.len())),
+        }
+        md.push('\n');
+    }
+
+    md.push_str(
+        "\n### Score distribution\n\n![Score distribution per preset: histograms on a log \
+         scale and box plots (whiskers at the extremes, box from the 25th to the 75th \
+         percentile, bar at the median)](results.svg)\n",
+    );
+
+    md.push_str("\n## Thread scaling\n\n");
+    match &report.scaling {
+        None => md.push_str("Not measured: `cli-ascii tournament` has no `--threads` flag yet.\n"),
+        Some(scaling) => {
+            md.push_str(&format!(
+                "The `{SCALING_PRESET}` preset on the same seeds at each thread count; the speed-up \
+                 is in moves per second of game time.\n\n\
+                 | threads | games | moves per second | speed-up |\n|---:|---:|---:|---:|\n"
+            ));
+            let base =
+                scaling.first().and_then(|(_, o)| Summary::of(&o.records)?.moves_per_second());
+            for (threads, outcome) in scaling {
+                let rate = Summary::of(&outcome.records).and_then(|s| s.moves_per_second());
+                let speed_up = match (rate, base) {
+                    (Some(rate), Some(base)) if base > 0.0 => format!("{:.2}x", rate / base),
+                    _ => "–".to_owned(),
+                };
+                md.push_str(&format!(
+                    "| {threads} | {} | {} | {speed_up} |\n",
+                    outcome.records.len(),
+                    rate.map_or("–".to_owned(), |r| format!("{r:.1}"))
+                ));
+            }
+        }
+    }
+
+    md.push_str(
+        "\n## Benchmarks\n\nCriterion medians from `cargo bench` of game-core and \
+         solver-expectimax (also printed by `cargo xtask bench`). Where a benchmark \
+         declares a throughput, the last columns give the time per element and the \
+         rate (for the search benchmarks an element is a node, so the rate is nodes \
+         per second).\n\n",
+    );
+    if report.bench_rows.is_empty() {
+        md.push_str("No benchmark results were produced.\n");
+    } else {
+        md.push_str(&bench::markdown_table(&report.bench_rows));
+    }
+
+    md.push_str("\n## Commands\n\nRun from the workspace root; `cargo xtask results` runs all of them.\n\n```sh\n");
+    for command in &report.commands {
+        md.push_str(command);
+        md.push('\n');
+    }
+    md.push_str("```\n");
+    md
+}
+
+fn format_millis(millis: f64) -> String {
+    bench::format_ns(millis * 1e6)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::GameRecord;
+
+    #[test]
+    fn parses_quick() {
+        assert_eq!(
+            ResultsArgs::parse(&["--quick".to_owned()]).unwrap(),
+            ResultsArgs { quick: true }
+        );
+        assert_eq!(ResultsArgs::parse(&[]).unwrap(), ResultsArgs { quick: false });
+        assert!(ResultsArgs::parse(&["--games".to_owned()]).is_err());
+    }
+
+    #[test]
+    fn tournament_command_has_the_planned_flags() {
+        assert_eq!(
+            tournament_args("fast", 200, 1, "results-tmp/fast.csv").join(" "),
+            "tournament --player expectimax --preset fast --games 200 --seed-start 1 --csv results-tmp/fast.csv"
+        );
+    }
+
+    #[test]
+    fn thread_counts_double_up_to_every_core() {
+        assert_eq!(thread_counts("1"), [1]);
+        assert_eq!(thread_counts("2\n"), [1, 2]);
+        assert_eq!(thread_counts("6"), [1, 2, 4, 6]);
+        assert_eq!(thread_counts("8"), [1, 2, 4, 8]);
+        assert_eq!(thread_counts("unknown"), [1]);
+    }
+
+    #[test]
+    fn renders_every_section() {
+        let game = |seed, score, max_tile| GameRecord {
+            seed,
+            score,
+            max_tile,
+            moves: 1000,
+            millis: 2000.0,
+        };
+        let outcome = |records: Vec<GameRecord>| Outcome {
+            command: "target/release/cli-ascii tournament --preset fast".to_owned(),
+            wall: Duration::from_secs(3),
+            records,
+        };
+        let report = Report {
+            quick: true,
+            machine: Machine {
+                cpu: "Test CPU".to_owned(),
+                cores: "2".to_owned(),
+                memory: "1.0 GiB".to_owned(),
+                os: "Linux".to_owned(),
+                rustc: "rustc 1.95.0".to_owned(),
+                date: "today".to_owned(),
+                commit: "abc1234".to_owned(),
+            },
+            bench_rows: vec![BenchRow {
+                id: "moves/left".to_owned(),
+                median_ns: 2.0,
+                throughput: None,
+            }],
+            runs: vec![
+                TournamentRun {
+                    preset: "fast",
+                    seed_start: 5,
+                    outcome: outcome(vec![game(5, 20_000, 2048), game(6, 40_000, 4096)]),
+                },
+                TournamentRun { preset: "default", seed_start: 1, outcome: outcome(vec![]) },
+            ],
+            scaling: Some(vec![
+                (1, outcome(vec![game(1, 1, 2)])),
+                (2, outcome(vec![game(1, 1, 2)])),
+            ]),
+            commands: vec!["cargo xtask results --quick".to_owned()],
+        };
+        let md = render_markdown(&report);
+        assert!(md.contains("> **Quick run**"));
+        assert!(md.contains("- CPU: Test CPU (2 logical CPUs)"));
+        assert!(
+            md.contains(
+                "| fast | 2 | 5..=6 | 30000 | 20000 | 20000 | 40000 | 40000 | 2.00 ms | 3.0s |"
+            ),
+            "{md}"
+        );
+        assert!(md.contains("| default | 0 | – |"));
+        assert!(md.contains("| fast | 100.0% | 100.0% | 50.0% | 0.0% | 0.0% | 0.0% |"), "{md}");
+        assert!(md.contains("](results.svg)"));
+        assert!(md.contains("| 2 | 1 | 500.0 | 1.00x |"), "{md}");
+        assert!(md.contains("| `moves/left` | 2.00 ns | – | – |"));
+        assert!(md.ends_with("```sh\ncargo xtask results --quick\n```\n"));
+    }
+}
