@@ -1,1 +1,44 @@
-//! Expectimax search for 2048 (filled in by the solver issues).
+//! Expectimax search for 2048, over any [`game_core::GameBoard`].
+//!
+//! - [`Solver`] turns a board into a [`Decision`]: the best direction, each
+//!   direction's value, the depth, the counters and the time.
+//! - [`SearchConfig`] says how; [`Preset`] names ready-made settings:
+//!   `tutorial` (the Java tutorial's player, decision for decision), `fast`,
+//!   `default` and `max`.
+//! - [`Player`]s ([`ExpectimaxPlayer`], [`RandomPlayer`]) and
+//!   [`run_tournament`] play seeded games.
+//!
+//! ```
+//! use game_core::{Board, Game, Rules};
+//! use solver_expectimax::{Depth, Preset, Solver};
+//!
+//! let mut config = Preset::Default.config();
+//! config.depth = Depth::Fixed(1); // keep the doc-test quick
+//! config.table_bytes = 1 << 20;
+//! let solver = Solver::new(config)?;
+//! let mut game = Game::<Board>::new(Rules::default(), 1)?;
+//! for _ in 0..50 {
+//!     let decision = solver.decide(game.board(), game.rules())?;
+//!     game.play(decision.direction)?;
+//! }
+//! assert!(game.score() > 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+mod config;
+mod eval;
+mod player;
+mod search;
+mod solver;
+mod stats;
+mod table;
+mod tournament;
+mod tutorial;
+
+pub use config::{Algorithm, ConfigError, Depth, MAX_DEPTH, Preset, SearchConfig, UnknownPreset};
+pub use eval::{Evaluator, WeightedEvaluator, Weights};
+pub use player::{ExpectimaxPlayer, Player, RandomPlayer};
+pub use solver::{Decision, SearchError, Solver};
+pub use stats::Stats;
+pub use tournament::{GameRecord, MILESTONES, Summary, TournamentSpec, play_game, run_tournament};

@@ -1,0 +1,220 @@
+//! Search settings and the named presets that build them.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::eval::Weights;
+
+/// Which search runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Algorithm {
+    /// The Java tutorial's expectimax, quirks included: chance nodes are the
+    /// integer *sum* over spawns of `(int)(v * p)`, leaves are scored by the
+    /// tutorial's five-term heuristic, all in 32-bit integers.
+    Tutorial,
+    /// Proper expectimax: chance nodes average with the spawn probabilities,
+    /// unlikely branches are cut off, leaves are scored by the
+    /// [`Weights`]-driven evaluator, results are kept in a bounded
+    /// transposition table.
+    Expectimax {
+        /// The evaluator's weights.
+        weights: Weights,
+        /// A chance branch whose probability (product of the spawn
+        /// probabilities on its path) falls below this is scored by the
+        /// evaluator instead of being searched.
+        prob_cutoff: f32,
+    },
+}
+
+/// How deep the search goes, counted in chance layers: "depth 3" is
+/// max, chance, max, chance, max, chance, max, then the evaluator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Depth {
+    /// Always this depth.
+    Fixed(u32),
+    /// `distinct_tiles - 2 + bonus`, clamped to `min..=max`: deeper when
+    /// more distinct tiles are on the board (which is when play is hardest).
+    Adaptive {
+        /// The shallowest depth.
+        min: u32,
+        /// The deepest depth.
+        max: u32,
+        /// Added to `distinct_tiles - 2` before clamping.
+        bonus: i32,
+    },
+}
+
+/// Everything a search needs. There is no `Default`: start from a
+/// [`Preset`] and change what you need.
+///
+/// ```
+/// use solver_expectimax::{Depth, Preset};
+///
+/// let mut config = Preset::Default.config();
+/// config.depth = Depth::Fixed(2);
+/// config.threads = 1;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SearchConfig {
+    /// The search and its evaluator.
+    pub algorithm: Algorithm,
+    /// The depth (or, with a time budget, the deepest depth tried).
+    pub depth: Depth,
+    /// With a budget, the search deepens one layer at a time from depth 1 and
+    /// keeps the deepest depth finished before the deadline; it stops
+    /// mid-layer at the deadline.
+    pub time_budget: Option<Duration>,
+    /// Worker threads: 1 searches on the calling thread; more uses a rayon
+    /// pool of that size. The decision at a fixed depth is the same for any
+    /// count.
+    pub threads: usize,
+    /// The transposition table's size bound in bytes (0 = no table). Only
+    /// the packed 4x4 board uses a table.
+    pub table_bytes: usize,
+}
+
+/// A settings error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigError {
+    /// `threads` is 0.
+    NoThreads,
+    /// A fixed depth of 0, or an adaptive range with `min` 0 or `min > max`.
+    BadDepth,
+    /// A depth above [`MAX_DEPTH`].
+    TooDeep(u32),
+    /// The thread pool could not be started.
+    ThreadPool,
+}
+
+/// The deepest depth a search accepts.
+pub const MAX_DEPTH: u32 = 12;
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::NoThreads => f.write_str("the search needs at least one thread"),
+            ConfigError::BadDepth => f.write_str("the depth must be at least 1 (and min <= max)"),
+            ConfigError::TooDeep(d) => write!(f, "depth {d} is too deep (at most {MAX_DEPTH})"),
+            ConfigError::ThreadPool => f.write_str("the search's thread pool could not start"),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl SearchConfig {
+    /// Checks the settings.
+    ///
+    /// # Errors
+    /// [`ConfigError`] for zero threads or a depth outside 1..=[`MAX_DEPTH`].
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.threads == 0 {
+            return Err(ConfigError::NoThreads);
+        }
+        let (min, max) = match self.depth {
+            Depth::Fixed(d) => (d, d),
+            Depth::Adaptive { min, max, .. } => (min, max),
+        };
+        if min == 0 || min > max {
+            return Err(ConfigError::BadDepth);
+        }
+        if max > MAX_DEPTH {
+            return Err(ConfigError::TooDeep(max));
+        }
+        Ok(())
+    }
+}
+
+/// Named settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// The Java tutorial's player, decision for decision (depth 3).
+    Tutorial,
+    /// Quick games for tournaments after every evaluator change.
+    Fast,
+    /// What `watch` shows: strong and fluid.
+    Default,
+    /// The strongest play, at a higher time per move.
+    Max,
+}
+
+impl Preset {
+    /// Every preset.
+    pub const ALL: [Preset; 4] = [Preset::Tutorial, Preset::Fast, Preset::Default, Preset::Max];
+
+    /// The preset's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Tutorial => "tutorial",
+            Preset::Fast => "fast",
+            Preset::Default => "default",
+            Preset::Max => "max",
+        }
+    }
+
+    /// The settings of this preset, using every core available.
+    pub fn config(self) -> SearchConfig {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let expectimax = Algorithm::Expectimax { weights: Weights::STANDARD, prob_cutoff: 1e-4 };
+        match self {
+            Preset::Tutorial => SearchConfig {
+                algorithm: Algorithm::Tutorial,
+                depth: Depth::Fixed(3),
+                time_budget: None,
+                threads,
+                table_bytes: 0,
+            },
+            Preset::Fast => SearchConfig {
+                algorithm: Algorithm::Expectimax { weights: Weights::STANDARD, prob_cutoff: 1e-3 },
+                depth: Depth::Adaptive { min: 1, max: 3, bonus: -2 },
+                time_budget: None,
+                threads: 1,
+                table_bytes: 16 << 20,
+            },
+            Preset::Default => SearchConfig {
+                algorithm: expectimax,
+                depth: Depth::Adaptive { min: 2, max: 6, bonus: 0 },
+                time_budget: None,
+                threads,
+                table_bytes: 256 << 20,
+            },
+            Preset::Max => SearchConfig {
+                algorithm: Algorithm::Expectimax { weights: Weights::STANDARD, prob_cutoff: 2e-5 },
+                depth: Depth::Adaptive { min: 3, max: 8, bonus: 1 },
+                time_budget: None,
+                threads,
+                table_bytes: 1 << 30,
+            },
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+/// A name that is not a preset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownPreset(pub String);
+
+impl fmt::Display for UnknownPreset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown preset `{}` (expected tutorial, fast, default or max)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownPreset {}
+
+impl FromStr for Preset {
+    type Err = UnknownPreset;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownPreset(s.to_owned()))
+    }
+}

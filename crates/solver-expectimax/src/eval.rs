@@ -1,0 +1,269 @@
+//! Leaf evaluators: the Java tutorial's heuristic and the strong, weighted
+//! one. Both score a board as the sum of a score per row and per column, so
+//! on the packed 4x4 board each is a table over all 65,536 rows.
+
+use std::sync::LazyLock;
+
+use game_core::{Board, GameBoard, MAX_SIZE};
+
+/// Scores a board at the leaves of the search: higher is better.
+///
+/// Implement it to plug a new evaluator into [`Algorithm::Expectimax`]
+/// searches of your own; the presets use [`Weights`].
+///
+/// [`Algorithm::Expectimax`]: crate::Algorithm::Expectimax
+pub trait Evaluator<B: GameBoard>: Send + Sync {
+    /// The board's value.
+    fn evaluate(&self, board: &B) -> f32;
+}
+
+/// Calls `f` with each row and each column of `board` as exponents, the
+/// cell nearest row 0 / column 0 first.
+fn for_each_line<B: GameBoard>(board: &B, mut f: impl FnMut(&[u8])) {
+    let n = board.size();
+    let mut line = [0u8; MAX_SIZE];
+    for k in 0..n {
+        for (i, cell) in line.iter_mut().enumerate().take(n) {
+            *cell = board.exponent(k, i).unwrap_or(0);
+        }
+        f(&line[..n]);
+        for (i, cell) in line.iter_mut().enumerate().take(n) {
+            *cell = board.exponent(i, k).unwrap_or(0);
+        }
+        f(&line[..n]);
+    }
+}
+
+fn row_exponents(row: u16) -> [u8; 4] {
+    [(row & 0xF) as u8, (row >> 4 & 0xF) as u8, (row >> 8 & 0xF) as u8, (row >> 12) as u8]
+}
+
+/// Sums a per-row table over the rows and columns of a packed board.
+#[inline]
+fn sum_rows<T: Copy + std::ops::Add<Output = T>>(table: &[T], board: Board) -> T {
+    let x = board.raw();
+    let t = board.transpose().raw();
+    let row = |v: u64, k: u32| table[(v >> (16 * k) & 0xFFFF) as usize];
+    row(x, 0) + row(x, 1) + row(x, 2) + row(x, 3) + row(t, 0) + row(t, 1) + row(t, 2) + row(t, 3)
+}
+
+// --- The Java tutorial's heuristic -------------------------------------------
+
+/// The tutorial's score of one line, on tile values:
+/// `1000 + 250*empty + 750*merges - 10*sum - 50*min(monoLeft, monoRight)`,
+/// where merges and monotonicity look at the line with its zeros removed.
+/// 32-bit wrapping arithmetic, as in Java.
+pub(crate) fn tutorial_line(exponents: &[u8]) -> i32 {
+    let values = exponents.iter().map(|&e| if e == 0 { 0i32 } else { 1i32 << e });
+    let mut merges = 0i32;
+    let mut mono_left = 0i32;
+    let mut mono_right = 0i32;
+    let mut prev: Option<i32> = None;
+    for v in values.clone().filter(|&v| v != 0) {
+        if let Some(p) = prev {
+            if p == v {
+                merges += 1;
+            } else if p > v {
+                mono_left = mono_left.wrapping_add(p - v);
+            } else {
+                mono_right = mono_right.wrapping_add(v - p);
+            }
+        }
+        prev = Some(v);
+    }
+    let empty = exponents.iter().filter(|&&e| e == 0).count() as i32;
+    let sum = values.fold(0i32, i32::wrapping_add);
+    1000i32
+        .wrapping_add(250 * empty)
+        .wrapping_add(750 * merges)
+        .wrapping_sub(sum.wrapping_mul(10))
+        .wrapping_sub(mono_left.min(mono_right).wrapping_mul(50))
+}
+
+static TUTORIAL_ROWS: LazyLock<Box<[i32]>> =
+    LazyLock::new(|| (0..=u16::MAX).map(|row| tutorial_line(&row_exponents(row))).collect());
+
+/// The tutorial's heuristic: the sum over rows and columns of
+/// [`tutorial_line`], in wrapping 32-bit arithmetic.
+pub(crate) fn tutorial_score<B: GameBoard>(board: &B) -> i32 {
+    if let Some(packed) = (board as &dyn std::any::Any).downcast_ref::<Board>() {
+        let table = &TUTORIAL_ROWS;
+        let x = packed.raw();
+        let t = packed.transpose().raw();
+        let row = |v: u64, k: u32| table[(v >> (16 * k) & 0xFFFF) as usize];
+        return [
+            row(x, 0),
+            row(x, 1),
+            row(x, 2),
+            row(x, 3),
+            row(t, 0),
+            row(t, 1),
+            row(t, 2),
+            row(t, 3),
+        ]
+        .into_iter()
+        .fold(0, i32::wrapping_add);
+    }
+    let mut total = 0i32;
+    for_each_line(board, |line| total = total.wrapping_add(tutorial_line(line)));
+    total
+}
+
+// --- The strong evaluator ------------------------------------------------------
+
+/// The weights of the strong evaluator, per row and per column of the board
+/// (on exponents `r`, 0 for an empty cell):
+///
+/// `base + empty*E + merges*M - monotonicity*min(left, right) - sum*S`
+///
+/// - `E`: empty cells, the room left to play;
+/// - `M`: adjacent equal tiles (ignoring gaps), counted as the length of each
+///   run of equal tiles, the merges on offer;
+/// - `left`/`right`: the sum over neighbours of `r_i^p - r_j^p` where the
+///   line falls (left) or rises (right), `p` = `monotonicity_power`; the
+///   smaller of the two is what breaks the line's order;
+/// - `S`: `sum of r^sum_power`, which rewards merging big tiles, since one
+///   tile of exponent `r+1` costs less than two of `r`;
+/// - `base`: keeps live boards far above lost ones, which are worth 0.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights {
+    /// Added per line.
+    pub base: f32,
+    /// Per empty cell.
+    pub empty: f32,
+    /// Per tile in a run of equal neighbours.
+    pub merges: f32,
+    /// Per unit of broken monotonicity.
+    pub monotonicity: f32,
+    /// The power exponents are raised to in the monotonicity term.
+    pub monotonicity_power: f32,
+    /// Per unit of the power sum.
+    pub sum: f32,
+    /// The power exponents are raised to in the sum term.
+    pub sum_power: f32,
+}
+
+impl Weights {
+    /// The weights of the presets. The terms and these values follow the
+    /// best-known public heuristic for 2048 expectimax (nneonneo's 2048-ai,
+    /// which tuned them by tournaments); see docs/solver.md.
+    pub const STANDARD: Weights = Weights {
+        base: 200_000.0,
+        empty: 270.0,
+        merges: 700.0,
+        monotonicity: 47.0,
+        monotonicity_power: 4.0,
+        sum: 11.0,
+        sum_power: 3.5,
+    };
+
+    /// The score of one line of exponents.
+    pub fn line(&self, line: &[u8]) -> f32 {
+        let mut empty = 0u32;
+        let mut merges = 0u32;
+        let mut run = 0u32;
+        let mut prev = 0u8;
+        let mut sum = 0f32;
+        for &r in line {
+            sum += f32::from(r).powf(self.sum_power);
+            if r == 0 {
+                empty += 1;
+                continue;
+            }
+            if r == prev {
+                run += 1;
+            } else {
+                if run > 0 {
+                    merges += run + 1;
+                }
+                run = 0;
+            }
+            prev = r;
+        }
+        if run > 0 {
+            merges += run + 1;
+        }
+        let (mut left, mut right) = (0f32, 0f32);
+        for pair in line.windows(2) {
+            let a = f32::from(pair[0]).powf(self.monotonicity_power);
+            let b = f32::from(pair[1]).powf(self.monotonicity_power);
+            if pair[0] > pair[1] {
+                left += a - b;
+            } else {
+                right += b - a;
+            }
+        }
+        self.base + self.empty * empty as f32 + self.merges * merges as f32
+            - self.monotonicity * left.min(right)
+            - self.sum * sum
+    }
+}
+
+/// The strong evaluator: [`Weights`] applied to every row and column; on the
+/// packed board, eight look-ups in a table of all 65,536 rows.
+#[derive(Debug, Clone)]
+pub struct WeightedEvaluator {
+    weights: Weights,
+    rows: Box<[f32]>,
+}
+
+impl WeightedEvaluator {
+    /// Builds the row table for these weights (about a millisecond).
+    pub fn new(weights: Weights) -> WeightedEvaluator {
+        let rows = (0..=u16::MAX).map(|row| weights.line(&row_exponents(row))).collect();
+        WeightedEvaluator { weights, rows }
+    }
+
+    /// The weights.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// The packed board's value, by table.
+    #[inline]
+    pub fn packed(&self, board: Board) -> f32 {
+        sum_rows(&self.rows, board)
+    }
+}
+
+impl<B: GameBoard> Evaluator<B> for WeightedEvaluator {
+    fn evaluate(&self, board: &B) -> f32 {
+        if let Some(packed) = (board as &dyn std::any::Any).downcast_ref::<Board>() {
+            return self.packed(*packed);
+        }
+        let mut total = 0.0;
+        for_each_line(board, |line| total += self.weights.line(line));
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game_core::Grid;
+
+    #[test]
+    fn tables_agree_with_the_line_functions_on_packed_and_grid_boards() {
+        let eval = WeightedEvaluator::new(Weights::STANDARD);
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let board = Board::from_raw(x & 0x7777_7777_7777_7777);
+            let grid = Grid::from(board);
+            assert_eq!(tutorial_score(&board), tutorial_score(&grid));
+            let (a, b) = (eval.evaluate(&board), eval.evaluate(&grid));
+            assert!((a - b).abs() <= 1e-3 * a.abs().max(1.0), "{board}: {a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn tutorial_line_matches_hand_worked_examples() {
+        // 2 2 4 0: empty 1, merges 1 (2,2), left 0, right 2 -> min 0, sum 8.
+        assert_eq!(tutorial_line(&[1, 1, 2, 0]), 1000 + 250 + 750 - 80);
+        // 8 0 2 4: zeros removed: 8 2 4: left 6, right 2 -> min 2; sum 14.
+        assert_eq!(tutorial_line(&[3, 0, 1, 2]), 1000 + 250 - 140 - 100);
+        assert_eq!(tutorial_line(&[0, 0, 0, 0]), 1000 + 1000);
+    }
+}

@@ -1,0 +1,69 @@
+//! Players: who chooses the direction each turn.
+
+use game_core::{Direction, Game, GameBoard, GameRng, TurnRule};
+
+use crate::config::{ConfigError, SearchConfig};
+use crate::solver::{Decision, Solver};
+
+/// Chooses a direction each turn.
+pub trait Player<B: GameBoard>: Send {
+    /// The direction to play in `game`, with the search's decision when
+    /// there was a search; `None` when the player has no move.
+    fn choose(&mut self, game: &Game<B>) -> Option<(Direction, Option<Decision>)>;
+}
+
+/// The Java tutorial's random "human": under [`TurnRule::Tutorial`] any of
+/// the four directions, even one that changes nothing; under the standard
+/// rules a uniformly chosen legal direction.
+#[derive(Debug, Clone)]
+pub struct RandomPlayer {
+    rng: GameRng,
+}
+
+impl RandomPlayer {
+    /// A random player drawing from `seed`.
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer { rng: GameRng::new(seed) }
+    }
+}
+
+impl<B: GameBoard> Player<B> for RandomPlayer {
+    fn choose(&mut self, game: &Game<B>) -> Option<(Direction, Option<Decision>)> {
+        let choices: Vec<Direction> = match game.rules().turn_rule() {
+            TurnRule::Tutorial => Direction::ALL.to_vec(),
+            TurnRule::Standard => game.board().legal_directions().iter().collect(),
+        };
+        if choices.is_empty() {
+            return None;
+        }
+        Some((choices[self.rng.below(choices.len())], None))
+    }
+}
+
+/// The expectimax player: a [`Solver`] asked every turn.
+#[derive(Debug)]
+pub struct ExpectimaxPlayer {
+    solver: Solver,
+}
+
+impl ExpectimaxPlayer {
+    /// A player searching with `config`.
+    ///
+    /// # Errors
+    /// [`ConfigError`] for invalid settings.
+    pub fn new(config: SearchConfig) -> Result<ExpectimaxPlayer, ConfigError> {
+        Ok(ExpectimaxPlayer { solver: Solver::new(config)? })
+    }
+
+    /// The solver.
+    pub fn solver(&self) -> &Solver {
+        &self.solver
+    }
+}
+
+impl<B: GameBoard> Player<B> for ExpectimaxPlayer {
+    fn choose(&mut self, game: &Game<B>) -> Option<(Direction, Option<Decision>)> {
+        let decision = self.solver.decide(game.board(), game.rules()).ok()?;
+        Some((decision.direction, Some(decision)))
+    }
+}

@@ -1,0 +1,151 @@
+//! Proper expectimax with probability cut-offs and a shared, deterministic
+//! transposition table.
+//!
+//! Determinism: a chance node's probability is first rounded down to a
+//! class (4 per octave, by masking the `f32` mantissa), and everything below
+//! the node (cut-offs, children's probabilities) is computed from the class,
+//! not the exact product. So a chance node's value is a pure function of
+//! (board, depth left, class), which is the table's key: a hit is exactly the
+//! value a search would compute, and the decision at a fixed depth is the
+//! same whatever the thread count or the table's contents.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use game_core::{Board, Direction, GameBoard};
+
+use crate::eval::Evaluator;
+use crate::stats::Stats;
+use crate::table::TransTable;
+
+/// Rounds a probability down to its class: sign, exponent and the top two
+/// mantissa bits of the `f32`.
+#[inline]
+fn quantize(p: f32) -> (f32, u32) {
+    let bits = p.to_bits() & 0xFFE0_0000;
+    (f32::from_bits(bits), bits >> 21)
+}
+
+/// How often (in chance nodes) a timed search reads the clock.
+const CLOCK_EVERY: u32 = 1024;
+
+/// The shared, read-only part of a search.
+pub(crate) struct Shared<'a, E> {
+    pub(crate) eval: &'a E,
+    pub(crate) table: Option<&'a TransTable>,
+    pub(crate) cutoff: f32,
+    pub(crate) p2: f32,
+    pub(crate) p4: f32,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) stop: &'a AtomicBool,
+}
+
+/// One task's view: the shared part and its own counters.
+pub(crate) struct Task<'a, 's, E> {
+    shared: &'s Shared<'a, E>,
+    pub(crate) stats: Stats,
+    until_clock: u32,
+}
+
+/// The search was stopped by its deadline.
+pub(crate) struct Aborted;
+
+/// Table access for the board types: the packed board has a `u64` key.
+pub(crate) trait Keyed {
+    fn key(&self) -> Option<u64>;
+}
+
+impl<B: GameBoard> Keyed for B {
+    #[inline]
+    fn key(&self) -> Option<u64> {
+        (self as &dyn std::any::Any).downcast_ref::<Board>().map(|b| b.raw())
+    }
+}
+
+impl<'a, 's, E> Task<'a, 's, E> {
+    pub(crate) fn new(shared: &'s Shared<'a, E>) -> Self {
+        Task { shared, stats: Stats::default(), until_clock: CLOCK_EVERY }
+    }
+
+    #[inline]
+    fn check_clock(&mut self) -> Result<(), Aborted> {
+        let Some(deadline) = self.shared.deadline else { return Ok(()) };
+        if self.shared.stop.load(Ordering::Relaxed) {
+            return Err(Aborted);
+        }
+        self.until_clock -= 1;
+        if self.until_clock == 0 {
+            self.until_clock = CLOCK_EVERY;
+            if Instant::now() >= deadline {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                return Err(Aborted);
+            }
+        }
+        Ok(())
+    }
+
+    /// A chance node: the board after a move, before the spawn.
+    pub(crate) fn chance<B: GameBoard>(
+        &mut self,
+        board: &B,
+        depth: u32,
+        prob: f32,
+    ) -> Result<f32, Aborted>
+    where
+        E: Evaluator<B>,
+    {
+        let (prob, class) = quantize(prob);
+        if depth == 0 || prob < self.shared.cutoff {
+            self.stats.evals += 1;
+            return Ok(self.shared.eval.evaluate(board));
+        }
+        let key = self.shared.table.and_then(|t| board.key().map(|k| (t, k)));
+        if let Some(v) = key.and_then(|(table, k)| table.get(k, depth, class)) {
+            self.stats.table_hits += 1;
+            return Ok(v);
+        }
+        self.check_clock()?;
+        self.stats.nodes += 1;
+        let n = board.count_empty();
+        let cell_prob = prob / n as f32;
+        let (p2, p4) = (self.shared.p2, self.shared.p4);
+        let mut total = 0f32;
+        for idx in board.empty_cells() {
+            if p2 > 0.0 {
+                let v = self.max(&board.with_exponent_unchecked(idx, 1), depth, cell_prob * p2)?;
+                total += p2 * v;
+            }
+            if p4 > 0.0 {
+                let v = self.max(&board.with_exponent_unchecked(idx, 2), depth, cell_prob * p4)?;
+                total += p4 * v;
+            }
+        }
+        let value = total / n as f32;
+        if let Some((table, k)) = key {
+            table.put(k, depth, class, value);
+        }
+        Ok(value)
+    }
+
+    /// A max node: the best chance node over the directions that change the
+    /// board, or 0 (a lost board) when none does.
+    pub(crate) fn max<B: GameBoard>(
+        &mut self,
+        board: &B,
+        depth: u32,
+        prob: f32,
+    ) -> Result<f32, Aborted>
+    where
+        E: Evaluator<B>,
+    {
+        let mut best = 0f32;
+        for dir in Direction::ALL {
+            self.stats.moves += 1;
+            let moved = board.shift(dir);
+            if moved != *board {
+                best = best.max(self.chance(&moved, depth - 1, prob)?);
+            }
+        }
+        Ok(best)
+    }
+}

@@ -1,0 +1,359 @@
+//! The solver: settings in, a decision out.
+
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use game_core::{Direction, GameBoard, Rules};
+use rayon::prelude::*;
+
+use crate::config::{Algorithm, ConfigError, Depth, SearchConfig};
+use crate::eval::{Evaluator, WeightedEvaluator};
+use crate::search::{Shared, Task};
+use crate::stats::Stats;
+use crate::table::TransTable;
+use crate::tutorial::Tutorial;
+
+/// A spawn below a root child: the child's position among the legal
+/// directions, the board with the spawned tile, and whether it is a 4.
+type RootTask<B> = (usize, B, bool);
+
+/// What the search chose, and what it did to choose it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// The best direction (ties go to the earliest in [`Direction::ALL`]).
+    pub direction: Direction,
+    /// Each direction's value, in [`Direction::ALL`] order; `None` for a
+    /// direction that changes nothing.
+    pub values: [Option<f64>; 4],
+    /// The depth the values come from (the deepest finished one when a time
+    /// budget is set).
+    pub depth: u32,
+    /// The search's counters, added over all finished and stopped depths.
+    pub stats: Stats,
+    /// Wall-clock time of the whole decision.
+    pub elapsed: Duration,
+}
+
+impl Decision {
+    /// The value of `dir`, `None` if it changes nothing.
+    pub fn value(&self, dir: Direction) -> Option<f64> {
+        self.values[dir.index()]
+    }
+
+    /// Move applications per second (see [`Stats::moves`]).
+    pub fn moves_per_second(&self) -> f64 {
+        self.stats.moves as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Why there is no decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchError {
+    /// No direction changes the board: the game is over.
+    NoMove,
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::NoMove => f.write_str("no direction changes the board (the game is over)"),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+/// An expectimax searcher with its settings, thread pool, evaluator table
+/// and transposition table, reused from move to move.
+///
+/// ```
+/// use game_core::{Board, Direction, Rules};
+/// use solver_expectimax::{Preset, Solver};
+///
+/// let board: Board = "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2".parse()?;
+/// let solver = Solver::new(Preset::Tutorial.config())?;
+/// let decision = solver.decide(&board, &Rules::default())?;
+/// println!("{} ({:?})", decision.direction, decision.values);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Solver {
+    config: SearchConfig,
+    pool: Option<rayon::ThreadPool>,
+    table: Option<TransTable>,
+    evaluator: Option<WeightedEvaluator>,
+}
+
+impl fmt::Debug for Solver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solver")
+            .field("config", &self.config)
+            .field("table_bytes", &self.table.as_ref().map_or(0, TransTable::bytes))
+            .finish_non_exhaustive()
+    }
+}
+
+impl Solver {
+    /// A solver with these settings.
+    ///
+    /// # Errors
+    /// [`ConfigError`] when the settings are invalid or the thread pool
+    /// cannot start.
+    pub fn new(config: SearchConfig) -> Result<Solver, ConfigError> {
+        config.validate()?;
+        let pool = if config.threads > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(config.threads)
+                .thread_name(|i| format!("expectimax-{i}"))
+                .build()
+                .map_err(|_| ConfigError::ThreadPool)?;
+            Some(pool)
+        } else {
+            None
+        };
+        let (table, evaluator) = match config.algorithm {
+            Algorithm::Tutorial => (None, None),
+            Algorithm::Expectimax { weights, .. } => {
+                (TransTable::with_bytes(config.table_bytes), Some(WeightedEvaluator::new(weights)))
+            }
+        };
+        Ok(Solver { config, pool, table, evaluator })
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// The bytes held by the transposition table (0 when there is none).
+    pub fn table_bytes(&self) -> usize {
+        self.table.as_ref().map_or(0, TransTable::bytes)
+    }
+
+    /// The depth the settings give for `board`.
+    pub fn depth_for<B: GameBoard>(&self, board: &B) -> u32 {
+        match self.config.depth {
+            Depth::Fixed(d) => d,
+            Depth::Adaptive { min, max, bonus } => {
+                let n = board.size();
+                let mut seen = 0u32;
+                for i in 0..n * n {
+                    seen |= 1 << board.exponent(i / n, i % n).unwrap_or(0);
+                }
+                let distinct = (seen >> 1).count_ones() as i32;
+                (distinct - 2 + bonus).clamp(min as i32, max as i32) as u32
+            }
+        }
+    }
+
+    /// Chooses a direction for `board` under `rules` (whose probability of a
+    /// 4 weighs the chance nodes).
+    ///
+    /// # Errors
+    /// [`SearchError::NoMove`] when no direction changes the board.
+    pub fn decide<B: GameBoard>(&self, board: &B, rules: &Rules) -> Result<Decision, SearchError> {
+        match (&self.config.algorithm, &self.evaluator) {
+            (Algorithm::Expectimax { prob_cutoff, .. }, Some(eval)) => {
+                self.decide_expectimax(board, rules, *prob_cutoff, eval, self.table.as_ref())
+            }
+            _ => self.decide_tutorial(board, rules),
+        }
+    }
+
+    /// Like [`Solver::decide`] for an [`Algorithm::Expectimax`] search, but
+    /// scoring leaves with your own evaluator (and without the
+    /// transposition table, whose entries belong to the built-in one).
+    ///
+    /// # Errors
+    /// [`SearchError::NoMove`] when no direction changes the board.
+    pub fn decide_with<B: GameBoard, E: Evaluator<B>>(
+        &self,
+        board: &B,
+        rules: &Rules,
+        evaluator: &E,
+    ) -> Result<Decision, SearchError> {
+        let cutoff = match self.config.algorithm {
+            Algorithm::Expectimax { prob_cutoff, .. } => prob_cutoff,
+            Algorithm::Tutorial => 0.0,
+        };
+        self.decide_expectimax(board, rules, cutoff, evaluator, None)
+    }
+
+    /// Runs `tasks` on the pool (or here with one thread), keeping their
+    /// order, so combining the results is the same for any thread count.
+    fn run_tasks<T: Sync, R: Send>(&self, tasks: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+        match &self.pool {
+            Some(pool) => pool.install(|| tasks.par_iter().map(&f).collect()),
+            None => tasks.iter().map(f).collect(),
+        }
+    }
+
+    /// Like [`Solver::run_tasks`], with per-worker state made by `init` and
+    /// reused across the tasks a worker runs: for memos, which is sound only
+    /// because the memoised values are pure functions of their keys.
+    fn run_tasks_with<T: Sync, S, R: Send>(
+        &self,
+        tasks: &[T],
+        init: impl Fn() -> S + Sync + Send,
+        f: impl Fn(&mut S, &T) -> R + Sync + Send,
+    ) -> Vec<R> {
+        match &self.pool {
+            Some(pool) => pool.install(|| tasks.par_iter().map_init(&init, &f).collect()),
+            None => {
+                let mut state = init();
+                tasks.iter().map(|t| f(&mut state, t)).collect()
+            }
+        }
+    }
+
+    /// The root's children: for each legal direction, the moved board; and
+    /// for each of its empty cells and spawn values, one task.
+    fn root_tasks<B: GameBoard>(board: &B, p4: f64) -> (Vec<(Direction, B)>, Vec<RootTask<B>>) {
+        let moved: Vec<(Direction, B)> = Direction::ALL
+            .into_iter()
+            .map(|d| (d, board.shift(d)))
+            .filter(|(_, b)| b != board)
+            .collect();
+        let mut tasks = Vec::new();
+        for (i, (_, after)) in moved.iter().enumerate() {
+            for idx in after.empty_cells() {
+                if p4 < 1.0 {
+                    tasks.push((i, after.with_exponent_unchecked(idx, 1), false));
+                }
+                if p4 > 0.0 {
+                    tasks.push((i, after.with_exponent_unchecked(idx, 2), true));
+                }
+            }
+        }
+        (moved, tasks)
+    }
+
+    fn decide_tutorial<B: GameBoard>(
+        &self,
+        board: &B,
+        rules: &Rules,
+    ) -> Result<Decision, SearchError> {
+        let start = Instant::now();
+        let depth = self.depth_for(board);
+        let p4 = rules.four_probability();
+        let (moved, tasks) = Self::root_tasks(board, p4);
+        if moved.is_empty() {
+            return Err(SearchError::NoMove);
+        }
+        let results = self.run_tasks_with(
+            &tasks,
+            || Tutorial::new(depth, p4),
+            |search, (_, spawned, four)| {
+                let before = search.stats;
+                let v = search.weighed_spawn(spawned, *four);
+                (v, search.stats - before)
+            },
+        );
+        let mut totals = vec![0i32; moved.len()];
+        let mut stats = Stats { moves: 4, ..Stats::default() };
+        for ((i, _, _), (v, s)) in tasks.iter().zip(results) {
+            totals[*i] = totals[*i].wrapping_add(v);
+            stats += s;
+        }
+        stats.nodes += moved.len() as u64;
+        if depth == 0 {
+            // Depth 0 scores the moved boards themselves.
+            for (total, (_, after)) in totals.iter_mut().zip(&moved) {
+                *total = crate::eval::tutorial_score(after);
+            }
+        }
+        let mut values = [None; 4];
+        for ((dir, _), total) in moved.iter().zip(&totals) {
+            values[dir.index()] = Some(f64::from(*total));
+        }
+        // The first of the largest, as Java's Stream.max keeps on ties.
+        let best = moved
+            .iter()
+            .zip(&totals)
+            .fold(None, |best: Option<(Direction, i32)>, ((d, _), &v)| match best {
+                Some((_, bv)) if bv >= v => best,
+                _ => Some((*d, v)),
+            })
+            .map(|(d, _)| d)
+            .ok_or(SearchError::NoMove)?;
+        Ok(Decision { direction: best, values, depth, stats, elapsed: start.elapsed() })
+    }
+
+    fn decide_expectimax<B: GameBoard, E: Evaluator<B>>(
+        &self,
+        board: &B,
+        rules: &Rules,
+        cutoff: f32,
+        eval: &E,
+        table: Option<&TransTable>,
+    ) -> Result<Decision, SearchError> {
+        let start = Instant::now();
+        let target = self.depth_for(board);
+        let p4 = rules.four_probability();
+        let (moved, tasks) = Self::root_tasks(board, p4);
+        if moved.is_empty() {
+            return Err(SearchError::NoMove);
+        }
+        let stop = AtomicBool::new(false);
+        let mut stats = Stats::default();
+        let mut done: Option<(u32, Vec<f32>)> = None;
+        // Without a budget, one search at the target depth; with one,
+        // depth 1, 2, ... until the deadline, the first always finishing.
+        let depths = match self.config.time_budget {
+            None => target..=target,
+            Some(_) => 1..=target,
+        };
+        for depth in depths {
+            let deadline = match (self.config.time_budget, &done) {
+                (Some(budget), Some(_)) => Some(start + budget),
+                _ => None,
+            };
+            let shared = Shared {
+                eval,
+                table,
+                cutoff,
+                p2: (1.0 - p4) as f32,
+                p4: p4 as f32,
+                deadline,
+                stop: &stop,
+            };
+            let results = self.run_tasks(&tasks, |(i, spawned, four)| {
+                let mut task = Task::new(&shared);
+                let n = moved[*i].1.count_empty() as f32;
+                let p = if *four { shared.p4 } else { shared.p2 };
+                let v = task.max(spawned, depth, p / n);
+                (v.ok(), task.stats)
+            });
+            let mut totals = vec![0f32; moved.len()];
+            let mut finished = true;
+            for ((i, _, four), (v, s)) in tasks.iter().zip(results) {
+                stats += s;
+                let p = if *four { shared.p4 } else { shared.p2 };
+                match v {
+                    Some(v) => totals[*i] += p * v,
+                    None => finished = false,
+                }
+            }
+            if !finished {
+                break;
+            }
+            for (total, (_, after)) in totals.iter_mut().zip(&moved) {
+                *total /= after.count_empty() as f32;
+            }
+            stats.moves += 4;
+            stats.nodes += moved.len() as u64;
+            done = Some((depth, totals));
+        }
+        let (depth, totals) = done.ok_or(SearchError::NoMove)?;
+        let mut values = [None; 4];
+        let mut best: Option<(Direction, f32)> = None;
+        for ((dir, _), &v) in moved.iter().zip(&totals) {
+            values[dir.index()] = Some(f64::from(v));
+            if best.is_none_or(|(_, bv)| v > bv) {
+                best = Some((*dir, v));
+            }
+        }
+        let direction = best.map(|(d, _)| d).ok_or(SearchError::NoMove)?;
+        Ok(Decision { direction, values, depth, stats, elapsed: start.elapsed() })
+    }
+}

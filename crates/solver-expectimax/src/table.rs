@@ -1,0 +1,105 @@
+//! The transposition table: a fixed-size, lock-free store of exact chance
+//! node values for the packed board, shared by all search threads.
+//!
+//! An entry is found only by the full key (board, depth left, probability
+//! class), and a value is stored only once its node was searched completely.
+//! Since the search makes a chance node's value a pure function of that key
+//! (see `search.rs`), a hit returns exactly what searching again would: the
+//! table changes the speed, never the decision, whatever the thread count or
+//! timing, and entries stay valid across moves and games.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The bytes of one entry.
+pub(crate) const ENTRY_BYTES: usize = 16;
+
+/// One slot: `check` is the board XOR `data`, so a torn write by two
+/// threads at once reads as a miss rather than as a wrong value (the
+/// "lockless hashing" of chess programs).
+#[derive(Debug, Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// A bounded table of chance node values.
+#[derive(Debug)]
+pub(crate) struct TransTable {
+    slots: Box<[Slot]>,
+    mask: usize,
+}
+
+fn pack_data(depth: u32, class: u32, value: f32) -> u64 {
+    u64::from(value.to_bits()) << 32 | u64::from(class) << 8 | u64::from(depth)
+}
+
+impl TransTable {
+    /// A table of at most `bytes` bytes (a power-of-two number of entries);
+    /// `None` when that is not even one entry.
+    pub(crate) fn with_bytes(bytes: usize) -> Option<TransTable> {
+        let entries = bytes / ENTRY_BYTES;
+        if entries == 0 {
+            return None;
+        }
+        let entries = 1usize << (usize::BITS - 1 - entries.leading_zeros());
+        let slots = (0..entries).map(|_| Slot::default()).collect();
+        Some(TransTable { slots, mask: entries - 1 })
+    }
+
+    /// The table's size in bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.slots.len() * ENTRY_BYTES
+    }
+
+    fn index(&self, board: u64, depth: u32, class: u32) -> usize {
+        let mut h =
+            board ^ (u64::from(class) << 8 | u64::from(depth)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        h ^= h >> 29;
+        (h as usize) & self.mask
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, board: u64, depth: u32, class: u32) -> Option<f32> {
+        let slot = &self.slots[self.index(board, depth, class)];
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        // Depth 0 is never stored, so an all-zero (unused) slot never matches.
+        let key_matches = check ^ data == board && data as u32 == (class << 8 | depth);
+        key_matches.then(|| f32::from_bits((data >> 32) as u32))
+    }
+
+    #[inline]
+    pub(crate) fn put(&self, board: u64, depth: u32, class: u32, value: f32) {
+        let slot = &self.slots[self.index(board, depth, class)];
+        let data = pack_data(depth, class, value);
+        slot.check.store(board ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_size_bound_holds_and_rounds_down_to_a_power_of_two() {
+        for bytes in [16, 17, 1000, 1 << 20, (1 << 20) + 5] {
+            let table = TransTable::with_bytes(bytes).expect("at least one entry");
+            assert!(table.bytes() <= bytes);
+            assert!(table.bytes() * 2 > bytes);
+        }
+        assert!(TransTable::with_bytes(15).is_none());
+    }
+
+    #[test]
+    fn entries_are_found_only_by_their_full_key() {
+        let table = TransTable::with_bytes(1 << 12).expect("table");
+        table.put(0x1234, 3, 77, 1.5);
+        assert_eq!(table.get(0x1234, 3, 77), Some(1.5));
+        assert_eq!(table.get(0x1234, 2, 77), None);
+        assert_eq!(table.get(0x1234, 3, 76), None);
+        assert_eq!(table.get(0x1235, 3, 77), None);
+        assert_eq!(table.get(0, 0, 0), None);
+    }
+}

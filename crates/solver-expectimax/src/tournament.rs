@@ -1,0 +1,172 @@
+//! Seeded tournaments: many games, the same games for the same seeds.
+
+use std::time::{Duration, Instant};
+
+use game_core::{Game, GameBoard, Rules};
+use rayon::prelude::*;
+
+use crate::player::Player;
+
+/// One finished game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The game's seed: replaying it gives the same game.
+    pub seed: u64,
+    /// The final score.
+    pub score: u64,
+    /// The largest tile reached.
+    pub max_tile: u32,
+    /// Moves played.
+    pub moves: u64,
+    /// Wall-clock time of the game.
+    pub duration: Duration,
+}
+
+/// Plays one game to its end (or `max_moves`) from `seed`.
+///
+/// # Errors
+/// [`game_core::RulesError`] when the board type cannot have the rules' size.
+pub fn play_game<B: GameBoard, P: Player<B>>(
+    player: &mut P,
+    rules: Rules,
+    seed: u64,
+    max_moves: Option<u64>,
+) -> Result<GameRecord, game_core::RulesError> {
+    let start = Instant::now();
+    let mut game = Game::<B>::new(rules, seed)?;
+    while !game.is_over() && max_moves.is_none_or(|m| game.moves() < m) {
+        let Some((dir, _)) = player.choose(&game) else { break };
+        if game.play(dir).is_err() {
+            break;
+        }
+    }
+    Ok(GameRecord {
+        seed,
+        score: game.score(),
+        max_tile: game.board().max_tile(),
+        moves: game.moves(),
+        duration: start.elapsed(),
+    })
+}
+
+/// Which games a tournament plays.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TournamentSpec {
+    /// The number of games.
+    pub games: u64,
+    /// Game `i` is played from seed `first_seed + i`.
+    pub first_seed: u64,
+    /// The rules of every game.
+    pub rules: Rules,
+    /// Stop each game after this many moves.
+    pub max_moves: Option<u64>,
+    /// Games played at once (each on its own thread).
+    pub parallel_games: usize,
+}
+
+/// Plays the games of `spec`, `make_player(seed)` giving each game its
+/// player, calling `on_record` as each game ends (in any order); returns the
+/// records in seed order.
+///
+/// # Errors
+/// The first error of `make_player` or of the rules.
+pub fn run_tournament<B, P, E>(
+    spec: &TournamentSpec,
+    make_player: impl Fn(u64) -> Result<P, E> + Sync,
+    on_record: impl Fn(&GameRecord) + Sync,
+) -> Result<Vec<GameRecord>, E>
+where
+    B: GameBoard,
+    P: Player<B>,
+    E: From<game_core::RulesError> + Send,
+{
+    let seeds: Vec<u64> = (0..spec.games).map(|i| spec.first_seed.wrapping_add(i)).collect();
+    let play = |&seed: &u64| -> Result<GameRecord, E> {
+        let mut player = make_player(seed)?;
+        let record = play_game::<B, P>(&mut player, spec.rules, seed, spec.max_moves)?;
+        on_record(&record);
+        Ok(record)
+    };
+    if spec.parallel_games <= 1 {
+        return seeds.iter().map(play).collect();
+    }
+    match rayon::ThreadPoolBuilder::new().num_threads(spec.parallel_games).build() {
+        Ok(pool) => pool.install(|| seeds.par_iter().map(play).collect()),
+        // Without a pool the games still play, one after another.
+        Err(_) => seeds.iter().map(play).collect(),
+    }
+}
+
+/// The tiles whose reach rates a summary reports.
+pub const MILESTONES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
+
+/// Summary statistics of a set of games.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// Games.
+    pub games: usize,
+    /// For each of [`MILESTONES`], the number of games that reached it.
+    pub reached: [usize; 5],
+    /// Score percentiles: min, 10%, 25%, median, 75%, 90%, max.
+    pub score_percentiles: [u64; 7],
+    /// Mean score.
+    pub mean_score: f64,
+    /// Moves played in all.
+    pub moves: u64,
+    /// Game time in all (games played at once add up).
+    pub game_time: Duration,
+}
+
+impl Summary {
+    /// Summarises `records` (an empty slice gives zeros).
+    pub fn of(records: &[GameRecord]) -> Summary {
+        let mut scores: Vec<u64> = records.iter().map(|r| r.score).collect();
+        scores.sort_unstable();
+        let pct = |q: f64| -> u64 {
+            if scores.is_empty() {
+                return 0;
+            }
+            // Nearest-rank percentile.
+            let rank = ((q * scores.len() as f64).ceil() as usize).clamp(1, scores.len());
+            scores[rank - 1]
+        };
+        let mut reached = [0usize; 5];
+        for (count, tile) in reached.iter_mut().zip(MILESTONES) {
+            *count = records.iter().filter(|r| r.max_tile >= tile).count();
+        }
+        let total: u64 = scores.iter().sum();
+        Summary {
+            games: records.len(),
+            reached,
+            score_percentiles: [
+                scores.first().copied().unwrap_or(0),
+                pct(0.10),
+                pct(0.25),
+                pct(0.50),
+                pct(0.75),
+                pct(0.90),
+                scores.last().copied().unwrap_or(0),
+            ],
+            mean_score: if records.is_empty() { 0.0 } else { total as f64 / records.len() as f64 },
+            moves: records.iter().map(|r| r.moves).sum(),
+            game_time: records.iter().map(|r| r.duration).sum(),
+        }
+    }
+
+    /// The share of games that reached `tile`, from 0 to 1.
+    pub fn reach_rate(&self, tile: u32) -> f64 {
+        let reached =
+            MILESTONES.iter().position(|&t| t == tile).map_or_else(|| 0, |i| self.reached[i]);
+        if self.games == 0 { 0.0 } else { reached as f64 / self.games as f64 }
+    }
+
+    /// The median score.
+    pub fn median_score(&self) -> u64 {
+        self.score_percentiles[3]
+    }
+
+    /// Moves per second of game time (per game thread).
+    pub fn moves_per_second(&self) -> f64 {
+        self.moves as f64 / self.game_time.as_secs_f64().max(1e-9)
+    }
+}
