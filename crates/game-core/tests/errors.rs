@@ -1,0 +1,258 @@
+//! Every error path of the public API: an error value with a clear message,
+//! never a panic.
+
+use game_core::{
+    Board, Direction, Game, GameBoard, Grid, ParseBoardError, ParseErrorKind, PlaceError,
+    PlayError, Rules, RulesBuilder, RulesError, SizeError, TurnRule,
+};
+
+#[test]
+fn place_errors() {
+    let board: Board = "2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+    assert_eq!(board.place(0, 0, 4), Err(PlaceError::Occupied { row: 0, col: 0 }));
+    assert_eq!(board.place(4, 0, 2), Err(PlaceError::OutOfRange { row: 4, col: 0, size: 4 }));
+    assert_eq!(board.place(0, 4, 2), Err(PlaceError::OutOfRange { row: 0, col: 4, size: 4 }));
+    assert_eq!(
+        board.place(usize::MAX, usize::MAX, 2),
+        Err(PlaceError::OutOfRange { row: usize::MAX, col: usize::MAX, size: 4 })
+    );
+    for value in [3, 1, 65536, 0, 6, u32::MAX, 1 << 31] {
+        assert_eq!(board.place(1, 1, value), Err(PlaceError::BadValue { value }), "{value}");
+    }
+    assert_eq!(board.set_exponent(1, 1, 16), Err(PlaceError::BadExponent { exponent: 16 }));
+    assert_eq!(board.place(1, 1, 32768).unwrap().max_tile(), 32768);
+    assert_eq!(board.exponent(4, 0), None);
+    assert_eq!(board.value(0, 9), None);
+
+    let grid = Grid::empty(3).unwrap().place(2, 2, 2).unwrap();
+    assert_eq!(grid.place(2, 2, 2), Err(PlaceError::Occupied { row: 2, col: 2 }));
+    assert_eq!(grid.place(3, 0, 2), Err(PlaceError::OutOfRange { row: 3, col: 0, size: 3 }));
+    assert_eq!(grid.place(0, 0, 3), Err(PlaceError::BadValue { value: 3 }));
+
+    let rows = [[0, 0, 0, 0], [0, 16, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
+    assert_eq!(Board::from_exponents(rows), Err(PlaceError::BadExponent { exponent: 16 }));
+
+    assert_eq!(PlaceError::Occupied { row: 0, col: 0 }.to_string(), "cell (0, 0) is not empty");
+    assert_eq!(
+        PlaceError::OutOfRange { row: 4, col: 0, size: 4 }.to_string(),
+        "cell (4, 0) is outside the 4x4 board"
+    );
+    assert_eq!(
+        PlaceError::BadValue { value: 3 }.to_string(),
+        "3 is not a tile (expected a power of two from 2 to 32768)"
+    );
+}
+
+#[test]
+fn parse_errors_say_where() {
+    let err = "2 0 0 0/0 0 3 0/0 0 0 0/0 0 0 0".parse::<Board>().unwrap_err();
+    assert_eq!((err.row(), err.column()), (Some(2), Some(3)));
+    assert_eq!(err.kind(), &ParseErrorKind::BadTile("3".to_owned()));
+    assert_eq!(
+        err.to_string(),
+        "row 2, cell 3: `3` is not a tile (expected 0 or . for empty, or a power of two from 2 to 32768)"
+    );
+
+    let err = "2 0 0 0/0 0 0 0/0 0 0/0 0 0 0".parse::<Board>().unwrap_err();
+    assert_eq!((err.row(), err.column()), (Some(3), None));
+    assert_eq!(
+        err.to_string(),
+        "row 3: found 3 cell(s), expected 4 (one per row, the board is square)"
+    );
+
+    for bad in ["65536", "x", "-2", "1", "2.0"] {
+        let text = format!("0 0/0 {bad}");
+        let err = text.parse::<Grid>().unwrap_err();
+        assert_eq!((err.row(), err.column()), (Some(2), Some(2)), "{text}");
+        assert_eq!(err.kind(), &ParseErrorKind::BadTile(bad.to_owned()));
+    }
+
+    let err = "".parse::<Board>().unwrap_err();
+    assert_eq!(err.kind(), &ParseErrorKind::Empty);
+    assert_eq!(err.to_string(), "the board is empty (expected rows like `2 0 0 4/0 0 0 0/...`)");
+    assert_eq!("  \n ".parse::<Grid>().unwrap_err().kind(), &ParseErrorKind::Empty);
+
+    // Bad sizes: one row, nine rows, and a 3x3 or 5x5 text for the packed board.
+    let err = "2".parse::<Grid>().unwrap_err();
+    assert_eq!(err.kind(), &ParseErrorKind::RowCount { rows: 1 });
+    assert_eq!(
+        err.to_string(),
+        "found 1 row(s), expected 2 to 8 rows separated by `/` or line breaks"
+    );
+    let nine = ["0 0 0 0 0 0 0 0 0"; 9].join("/");
+    assert_eq!(nine.parse::<Grid>().unwrap_err().kind(), &ParseErrorKind::RowCount { rows: 9 });
+    let err = "0 0 0/0 0 0/0 0 0".parse::<Board>().unwrap_err();
+    assert_eq!(err.kind(), &ParseErrorKind::Size(SizeError::NotPacked { size: 3 }));
+    assert_eq!(err.row(), None);
+    assert_eq!(err.to_string(), "the packed board is 4x4, not 3x3 (use Grid for other sizes)");
+    let err = "0 0 0 0/0 0 0 0/0 0 0 0/0 0 0".parse::<Grid>().unwrap_err();
+    assert_eq!(err.kind(), &ParseErrorKind::CellCount { found: 3, expected: 4 });
+}
+
+#[test]
+fn parse_accepts_the_documented_forms() {
+    let want: Board = "2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048".parse().unwrap();
+    let forms = [
+        "2 0 0 4\n0 0 0 0\n0 16 0 0\n0 0 0 2048",
+        "  2 0 0 4 / 0 0 0 0 / 0 16 0 0 / 0 0 0 2048  ",
+        "2 . . 4/. . . ./. 16 . ./. . . 2048",
+        "2 0 0 4\r\n0 0 0 0\r\n0 16 0 0\r\n0 0 0 2048\r\n",
+        "\n2 0 0 4\n\n0 0 0 0\n0 16 0 0\n0 0 0 2048\n",
+    ];
+    for text in forms {
+        assert_eq!(text.parse::<Board>(), Ok(want), "{text:?}");
+    }
+    assert_eq!(format!("{want:#}"), "2 0 0 4\n0 0 0 0\n0 16 0 0\n0 0 0 2048");
+}
+
+#[test]
+fn rules_reject_impossible_settings() {
+    let build = |b: RulesBuilder| b.build();
+    let base = RulesBuilder::default();
+    for size in [0, 1, 9, 100] {
+        assert_eq!(
+            build(RulesBuilder { size, ..base }),
+            Err(RulesError::Size(SizeError::OutOfRange { size }))
+        );
+    }
+    for p in [-0.1, 1.5, f64::INFINITY, f64::NEG_INFINITY] {
+        assert_eq!(
+            build(RulesBuilder { four_probability: p, ..base }),
+            Err(RulesError::FourProbability(p))
+        );
+    }
+    let nan = build(RulesBuilder { four_probability: f64::NAN, ..base });
+    assert!(matches!(nan, Err(RulesError::FourProbability(p)) if p.is_nan()), "{nan:?}");
+    for start_tiles in [0, 17] {
+        assert_eq!(
+            build(RulesBuilder { start_tiles, ..base }),
+            Err(RulesError::StartTiles { start_tiles, cells: 16 })
+        );
+    }
+    assert!(build(RulesBuilder { start_tiles: 16, ..base }).is_ok());
+    assert!(build(RulesBuilder { four_probability: 0.0, ..base }).is_ok());
+    assert!(build(RulesBuilder { four_probability: 1.0, ..base }).is_ok());
+    assert!(build(RulesBuilder { size: 2, start_tiles: 4, ..base }).is_ok());
+    assert!(build(RulesBuilder { size: 8, start_tiles: 64, ..base }).is_ok());
+
+    assert_eq!(
+        RulesError::Size(SizeError::OutOfRange { size: 9 }).to_string(),
+        "board size 9 is not supported (expected 2 to 8)"
+    );
+    assert_eq!(
+        RulesError::FourProbability(1.5).to_string(),
+        "the probability of a 4 must be between 0 and 1, not 1.5"
+    );
+    assert_eq!(
+        RulesError::StartTiles { start_tiles: 17, cells: 16 }.to_string(),
+        "17 starting tiles do not fit: expected 1 to 16 on this board"
+    );
+}
+
+#[test]
+fn packed_game_of_another_size_is_an_error() {
+    let rules = RulesBuilder { size: 5, ..RulesBuilder::default() }.build().unwrap();
+    let err = Game::<Board>::new(rules, 1).unwrap_err();
+    assert_eq!(err, RulesError::Size(SizeError::NotPacked { size: 5 }));
+    assert_eq!(Game::<Grid>::new(rules, 1).unwrap().board().size(), 5);
+
+    let grid = Grid::empty(3).unwrap();
+    assert_eq!(
+        Game::from_board(grid, Rules::default(), 1).unwrap_err(),
+        RulesError::BoardSize { board: 3, rules: 4 }
+    );
+    assert_eq!(Board::empty(5), Err(SizeError::NotPacked { size: 5 }));
+    assert_eq!(Grid::empty(1), Err(SizeError::OutOfRange { size: 1 }));
+    assert_eq!(Grid::empty(9), Err(SizeError::OutOfRange { size: 9 }));
+    assert_eq!(Board::try_from(grid), Err(SizeError::NotPacked { size: 3 }));
+}
+
+#[test]
+fn standard_refuses_a_move_that_changes_nothing() {
+    let board: Board = "2 0 0 0/4 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+    let mut game = Game::from_board(board, Rules::default(), 5).unwrap();
+    let untouched = game.clone();
+    assert_eq!(game.play(Direction::Left), Err(PlayError::NothingMoves(Direction::Left)));
+    assert_eq!(game.play(Direction::Up), Err(PlayError::NothingMoves(Direction::Up)));
+    assert_eq!(PlayError::NothingMoves(Direction::Up).to_string(), "moving up changes nothing");
+    assert_eq!((*game.board(), game.moves(), game.score()), (board, 0, 0));
+    // Nothing was drawn from the random source either: the next turn is the
+    // one an untouched copy plays.
+    let mut copy = untouched;
+    assert_eq!(game.play(Direction::Right), copy.play(Direction::Right));
+    assert_eq!(game.board(), copy.board());
+}
+
+#[test]
+fn standard_game_ends_when_nothing_moves() {
+    // Full but mergeable: not over.
+    let full: Board = "2 2 4 8/4 8 16 32/8 16 32 64/16 32 64 128".parse().unwrap();
+    let game = Game::from_board(full, Rules::default(), 0).unwrap();
+    assert!(!game.is_over());
+    let stuck: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
+    let mut game = Game::from_board(stuck, Rules::default(), 0).unwrap();
+    assert!(game.is_over());
+    for dir in Direction::ALL {
+        assert_eq!(game.play(dir), Err(PlayError::GameOver));
+    }
+    assert_eq!(PlayError::GameOver.to_string(), "the game is over");
+}
+
+#[test]
+fn tutorial_spawns_after_a_no_op_and_ends_when_full() {
+    let board: Board = "2 0 0 0/4 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+    let mut game = Game::from_board(board, Rules::tutorial(), 5).unwrap();
+    assert_eq!(game.rules().turn_rule(), TurnRule::Tutorial);
+    let turn = game.play(Direction::Left).unwrap();
+    assert!(!turn.moved);
+    assert_eq!(turn.score_gained, 0);
+    let (idx, exponent) = turn.spawned.expect("a tile spawns after a no-op");
+    assert_eq!(board.exponent(idx / 4, idx % 4), Some(0));
+    assert_eq!(game.board().count_empty(), 13);
+    assert_eq!(game.board().exponent(idx / 4, idx % 4), Some(exponent));
+    assert_eq!(game.moves(), 1);
+
+    // Pushing left forever fills the board; the game ends the moment it is
+    // full, even though merges may still be possible.
+    while !game.is_over() {
+        game.play(Direction::Left).unwrap();
+    }
+    assert_eq!(game.board().count_empty(), 0);
+    assert_eq!(game.play(Direction::Left), Err(PlayError::GameOver));
+
+    // A full board that can still merge is over for the tutorial, not for
+    // the standard rule.
+    let full: Board = "2 2 4 8/4 8 16 32/8 16 32 64/16 32 64 128".parse().unwrap();
+    assert!(Game::from_board(full, Rules::tutorial(), 0).unwrap().is_over());
+    assert!(!Game::from_board(full, Rules::default(), 0).unwrap().is_over());
+}
+
+/// Two 32768 tiles do not merge (the documented cap), on both board types;
+/// nothing wraps around to an empty cell.
+#[test]
+fn the_cap_is_enforced() {
+    let board: Board = "32768 32768 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+    assert_eq!(board.slide(Direction::Left), None);
+    let (right, score) = board.slide(Direction::Right).unwrap();
+    assert_eq!(right.to_string(), "0 0 32768 32768/0 0 0 0/0 0 0 0/0 0 0 0");
+    assert_eq!(score, 0);
+    let grid = Grid::from(board);
+    assert_eq!(grid.slide(Direction::Left), None);
+    let stuck: Board = "32768 32768 32768 32768/2 4 2 4/4 2 4 2/2 4 2 4".parse().unwrap();
+    assert!(stuck.is_game_over());
+    assert!(Grid::from(stuck).is_game_over());
+    // 16384s still merge into 32768.
+    let board: Board = "16384 16384 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+    assert_eq!(board.slide(Direction::Left).unwrap().1, 32768);
+}
+
+#[test]
+fn errors_are_std_errors() {
+    fn is_error<E: std::error::Error>(_: &E) {}
+    is_error(&PlaceError::BadValue { value: 3 });
+    is_error(&"".parse::<Board>().unwrap_err());
+    is_error(&RulesError::FourProbability(2.0));
+    is_error(&PlayError::GameOver);
+    is_error(&SizeError::OutOfRange { size: 1 });
+    let _: &ParseBoardError = &"x".parse::<Board>().unwrap_err();
+}
