@@ -391,6 +391,12 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_tournament_command_is_a_clear_error() {
+        let err = tournament_help(Path::new("/nonexistent/cli-ascii")).unwrap_err().to_string();
+        assert!(err.starts_with("the cli-ascii tournament is not available yet"), "{err}");
+    }
+
+    #[test]
     fn thread_counts_double_up_to_every_core() {
         assert_eq!(thread_counts("1"), [1]);
         assert_eq!(thread_counts("2\n"), [1, 2]);
