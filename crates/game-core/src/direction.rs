@@ -84,6 +84,14 @@ impl DirectionSet {
     /// The empty set.
     pub const EMPTY: DirectionSet = DirectionSet(0);
 
+    /// The set from two "changes" masks as the move tables keep them (bit 0:
+    /// toward cell 0, bit 1: toward the far end), one for the columns and one
+    /// for the rows.
+    pub(crate) const fn from_toward_start_end(columns: u8, rows: u8) -> DirectionSet {
+        // Up, Down, Left, Right are bits 0 to 3 (Direction::index).
+        DirectionSet((columns & 3) | (rows & 3) << 2)
+    }
+
     /// Adds a direction.
     pub fn insert(&mut self, dir: Direction) {
         self.0 |= 1 << dir.index();

@@ -1,6 +1,7 @@
 //! Move tables over all 65,536 rows of four 4-bit cells, built at compile time.
 //!
-//! A row is a `u16`: cell 0 (the leftmost) in the lowest nibble.
+//! A row is a `u16`: cell 0 (the leftmost) in the lowest nibble. A column is
+//! read the same way once the board is transposed: cell 0 is row 0.
 
 use crate::line::slide_toward_start;
 
@@ -10,8 +11,19 @@ const ROWS: usize = 1 << 16;
 pub(crate) static LEFT: [u16; ROWS] = build_rows(false);
 /// For each row, the row after a move toward cell 3 (right).
 pub(crate) static RIGHT: [u16; ROWS] = build_rows(true);
-/// For each row, the score a move gains (the same both ways).
+/// For each column (read top to bottom as a row), the column after a move
+/// up, spread back into column 0 of a board: cell `i` at bits `16 * i`. A
+/// move up is then four look-ups on the transposed board, shifted into
+/// columns 0 to 3, with no transpose back.
+pub(crate) static UP: [u64; ROWS] = spread_all(&LEFT);
+/// The same for a move down.
+pub(crate) static DOWN: [u64; ROWS] = spread_all(&RIGHT);
+/// For each row, the score a move gains (the same both ways: a run of equal
+/// tiles merges in as many pairs from either end).
 pub(crate) static SCORE: [u32; ROWS] = build_scores();
+/// For each row, bit 0 when a move left changes it, bit 1 when a move right
+/// does.
+pub(crate) static CHANGES: [u8; ROWS] = build_changes(&LEFT, &RIGHT);
 
 const fn unpack(row: u16) -> [u8; 4] {
     [(row & 0xF) as u8, (row >> 4 & 0xF) as u8, (row >> 8 & 0xF) as u8, (row >> 12 & 0xF) as u8]
@@ -44,11 +56,37 @@ const fn build_rows(rightward: bool) -> [u16; ROWS] {
     table
 }
 
+/// Cell `i` of the row at bits `16 * i`: the row stood up as column 0.
+const fn spread(row: u16) -> u64 {
+    let r = row as u64;
+    (r & 0xF) | (r >> 4 & 0xF) << 16 | (r >> 8 & 0xF) << 32 | (r >> 12 & 0xF) << 48
+}
+
+const fn spread_all(rows: &[u16; ROWS]) -> [u64; ROWS] {
+    let mut table = [0u64; ROWS];
+    let mut row = 0;
+    while row < ROWS {
+        table[row] = spread(rows[row]);
+        row += 1;
+    }
+    table
+}
+
 const fn build_scores() -> [u32; ROWS] {
     let mut table = [0u32; ROWS];
     let mut row = 0;
     while row < ROWS {
         table[row] = slide_row(row as u16, false).1;
+        row += 1;
+    }
+    table
+}
+
+const fn build_changes(left: &[u16; ROWS], right: &[u16; ROWS]) -> [u8; ROWS] {
+    let mut table = [0u8; ROWS];
+    let mut row = 0;
+    while row < ROWS {
+        table[row] = (left[row] != row as u16) as u8 | ((right[row] != row as u16) as u8) << 1;
         row += 1;
     }
     table
