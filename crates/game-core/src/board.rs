@@ -79,7 +79,8 @@ impl Board {
         (self.0 >> (4 * idx) & 0xF) as u8
     }
 
-    /// Row `r` as a `u16`, cell 0 in the lowest nibble.
+    /// Row `r` as a `u16`, cell 0 in the lowest nibble. `r` is taken modulo
+    /// 4 (this never panics), so pass 0 to 3.
     #[inline]
     pub const fn row(self, r: usize) -> u16 {
         (self.0 >> (16 * (r & 3)) & ROW_MASK) as u16

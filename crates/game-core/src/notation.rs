@@ -51,9 +51,14 @@ pub(crate) fn parse<B: GameBoard>(s: &str) -> Result<B, ParseBoardError> {
             let exponent = if *cell == "0" || *cell == "." {
                 0
             } else {
-                cell.parse::<u32>().ok().and_then(|v| value_to_exponent(v).ok()).ok_or_else(
-                    || ParseBoardError::at_cell(r, c, ParseErrorKind::BadTile((*cell).to_owned())),
-                )?
+                // Digits only: u32's parser would also take a sign (`+2`).
+                Some(cell)
+                    .filter(|c| c.bytes().all(|b| b.is_ascii_digit()))
+                    .and_then(|c| c.parse::<u32>().ok())
+                    .and_then(|v| value_to_exponent(v).ok())
+                    .ok_or_else(|| {
+                        ParseBoardError::at_cell(r, c, ParseErrorKind::BadTile((*cell).to_owned()))
+                    })?
             };
             // Cannot fail: (r, c) is inside an n x n board and the exponent
             // came from value_to_exponent.

@@ -60,7 +60,7 @@ fn parse_errors_say_where() {
         "row 3: found 3 cell(s), expected 4 (one per row, the board is square)"
     );
 
-    for bad in ["65536", "x", "-2", "1", "2.0"] {
+    for bad in ["65536", "x", "-2", "+2", "1", "2.0", "4294967296", "0x2"] {
         let text = format!("0 0/0 {bad}");
         let err = text.parse::<Grid>().unwrap_err();
         assert_eq!((err.row(), err.column()), (Some(2), Some(2)), "{text}");

@@ -156,6 +156,18 @@ proptest! {
         check_notation(&grid)?;
     }
 
+    /// No text makes the parsers panic; what parses prints back to an
+    /// equivalent board.
+    #[test]
+    fn parsing_any_text_never_panics(text in "[0-9 ./,\n\t+-]{0,90}|\\PC{0,40}") {
+        if let Ok(board) = text.parse::<Board>() {
+            prop_assert_eq!(board.to_string().parse::<Board>(), Ok(board));
+        }
+        if let Ok(grid) = text.parse::<Grid>() {
+            prop_assert_eq!(grid.to_string().parse::<Grid>(), Ok(grid));
+        }
+    }
+
     /// The 8 symmetries are the reference's 8 transforms of the square, keep
     /// the tiles, and are distinct when the tiles are.
     #[test]
