@@ -1,1 +1,78 @@
-fn main() {}
+//! `cli-ascii`: watch the expectimax AI play 2048, play yourself, analyse
+//! boards and run tournaments, in a terminal.
+//!
+//! The binary is glue: the rules live in game-core and the search in
+//! solver-expectimax; this crate holds the command line, the rendering, the
+//! key handling and the output formats. All output goes through locked
+//! stdout/stderr handles (never `println!`), so that a closed pipe is an
+//! error we can see and end on quietly.
+
+mod analyze;
+mod cli;
+mod play;
+mod render;
+mod setup;
+mod term;
+mod tournament;
+mod watch;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return clap_exit(&err),
+    };
+    let result = match cli.command {
+        None => watch::run(&cli.watch).map(|()| ExitCode::SUCCESS),
+        Some(Command::Watch(args)) => watch::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Play(args)) => play::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Analyze(args)) => analyze::run(&args),
+        Some(Command::Tournament(args)) => tournament::run(&args).map(|()| ExitCode::SUCCESS),
+    };
+    match result {
+        Ok(code) => code,
+        // A reader that stopped reading (`| head`) is not a failure, as for
+        // the usual Unix tools.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            let _ = writeln!(io::stderr().lock(), "error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Help and version go to stdout as clap prints them; a usage error becomes
+/// one `error: ...` line on stderr and exit code 2, clap's convention.
+fn clap_exit(err: &clap::Error) -> ExitCode {
+    if !err.use_stderr() {
+        let _ = err.print();
+        return ExitCode::SUCCESS;
+    }
+    // clap's message, up to its first blank line (which leaves out the
+    // usage and tips), joined into one line: `[possible values: ...]` stays.
+    let rendered = err.to_string();
+    let message: Vec<&str> = rendered
+        .lines()
+        .skip_while(|l| l.trim().is_empty())
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let message = message.join(" ");
+    let line = if message.starts_with("error:") { message } else { format!("error: {message}") };
+    let _ = writeln!(io::stderr().lock(), "{line} (see --help)");
+    ExitCode::from(2)
+}
+
+/// Whether an error comes from writing to a closed pipe, anywhere in its
+/// chain (as ripgrep's `main.rs` checks).
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

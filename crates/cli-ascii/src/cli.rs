@@ -1,0 +1,191 @@
+//! The command line: subcommands, options and their help, as clap derives them.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use solver_expectimax::{MAX_DEPTH, Preset};
+
+const EXAMPLES: &str = "\
+Examples:
+  cli-ascii                                   watch the strong AI play one game
+  cli-ascii watch --seed 7 --delay-ms 100     the same game every time, slower
+  cli-ascii --transcript | head -40           the Java tutorial's text transcript
+  cli-ascii watch --preset tutorial --tutorial-rules --transcript --seed 1
+                                              the Java tutorial's own game, exactly
+  cli-ascii play                              play yourself (arrows/WASD/hjkl, h for a hint)
+  cli-ascii analyze '2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2'
+  cli-ascii tournament --preset fast --games 50 --csv fast.csv";
+
+/// Watch, play and analyse 2048 in the terminal, with an expectimax AI.
+///
+/// Without a subcommand, `watch` runs: the AI plays one game.
+#[derive(Debug, Parser)]
+#[command(name = "cli-ascii", version, after_help = EXAMPLES, args_conflicts_with_subcommands = true)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Option<Command>,
+    /// The options of `watch`, which runs when no subcommand is given.
+    #[command(flatten)]
+    pub(crate) watch: WatchArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// The AI plays one game (the default). Redrawn in place on a terminal;
+    /// the Java tutorial's transcript when piped or with --transcript.
+    #[command(after_help = "Examples:\n  cli-ascii watch --seed 7\n  \
+        cli-ascii watch --transcript --player random --tutorial-rules --seed 1")]
+    Watch(WatchArgs),
+    /// Play yourself: arrow keys, WASD or hjkl move; h hint, u undo, n new
+    /// game, q quit.
+    #[command(after_help = "Example:\n  cli-ascii play --seed 3 --size 5")]
+    Play(PlayArgs),
+    /// The solver's view of boards: each direction's value, the best one and
+    /// the search figures. Boards come from the argument or, one a line,
+    /// from stdin.
+    #[command(after_help = "Examples:\n  cli-ascii analyze '2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2'\n  \
+        cli-ascii analyze --json --preset fast < boards.txt")]
+    Analyze(AnalyzeArgs),
+    /// Many seeded games: a summary table, per-game records as CSV or JSON.
+    #[command(after_help = "Example:\n  \
+        cli-ascii tournament --preset fast --games 100 --seed-start 1 --csv fast.csv")]
+    Tournament(TournamentArgs),
+}
+
+/// Who plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum PlayerKind {
+    /// The expectimax search, set by --preset and friends.
+    Expectimax,
+    /// The tutorial's random mover.
+    Random,
+}
+
+/// How the AI searches.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct SearchArgs {
+    /// Who plays.
+    #[arg(long, value_enum, default_value_t = PlayerKind::Expectimax)]
+    pub(crate) player: PlayerKind,
+    /// The search settings: tutorial (the Java tutorial's player), fast,
+    /// default or max.
+    #[arg(long, default_value_t = Preset::Default)]
+    pub(crate) preset: Preset,
+    /// Search this many chance layers deep, always (overrides the preset).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
+    pub(crate) depth: Option<u32>,
+    /// Deepen one layer at a time within this budget per move.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) time_ms: Option<u64>,
+    /// Search threads (default: the preset's).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub(crate) threads: Option<u64>,
+}
+
+/// The rules of the game.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RulesArgs {
+    /// Rows and columns, 2 to 8.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub(crate) size: usize,
+    /// The probability that a new tile is a 4.
+    #[arg(long, value_name = "P", default_value_t = 0.1)]
+    pub(crate) four_probability: f64,
+    /// The Java tutorial's loop: every move spawns a tile, even one that
+    /// changes nothing, and the game ends as soon as the board is full.
+    #[arg(long)]
+    pub(crate) tutorial_rules: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub(crate) struct WatchArgs {
+    #[command(flatten)]
+    pub(crate) search: SearchArgs,
+    #[command(flatten)]
+    pub(crate) rules: RulesArgs,
+    /// The game's seed (default: from the clock; the seed is always shown).
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Stop after this many moves.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_moves: Option<u64>,
+    /// Print the Java tutorial's text transcript even on a terminal.
+    #[arg(long)]
+    pub(crate) transcript: bool,
+    /// Pause between moves on a terminal (default 30 ms; none in a
+    /// transcript unless given).
+    #[arg(long, value_name = "MS")]
+    pub(crate) delay_ms: Option<u64>,
+    /// No colours (also when the NO_COLOR environment variable is set).
+    #[arg(long)]
+    pub(crate) no_color: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub(crate) struct PlayArgs {
+    /// The search behind the hints (h).
+    #[command(flatten)]
+    pub(crate) search: SearchArgs,
+    #[command(flatten)]
+    pub(crate) rules: RulesArgs,
+    /// The game's seed (default: from the clock; the seed is always shown).
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// No colours (also when the NO_COLOR environment variable is set).
+    #[arg(long)]
+    pub(crate) no_color: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub(crate) struct AnalyzeArgs {
+    /// A board in game-core's notation, e.g. '2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048'
+    /// (words are joined, so the quotes may be left out). Without it, boards
+    /// are read from stdin, one a line.
+    #[arg(value_name = "BOARD")]
+    pub(crate) board: Vec<String>,
+    /// One JSON object per board instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// The search settings: tutorial, fast, default or max.
+    #[arg(long, default_value_t = Preset::Default)]
+    pub(crate) preset: Preset,
+    /// Search this many chance layers deep (overrides the preset).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
+    pub(crate) depth: Option<u32>,
+    /// Deepen one layer at a time within this budget.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) time_ms: Option<u64>,
+    /// Search threads (default: the preset's).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub(crate) threads: Option<u64>,
+    /// The probability that a new tile is a 4, which weighs the chance nodes.
+    #[arg(long, value_name = "P", default_value_t = 0.1)]
+    pub(crate) four_probability: f64,
+}
+
+#[derive(Debug, Clone, Args)]
+pub(crate) struct TournamentArgs {
+    #[command(flatten)]
+    pub(crate) search: SearchArgs,
+    #[command(flatten)]
+    pub(crate) rules: RulesArgs,
+    /// The number of games.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub(crate) games: u64,
+    /// Game i is played from seed S + i.
+    #[arg(long, value_name = "S", alias = "seed", default_value_t = 1)]
+    pub(crate) seed_start: u64,
+    /// Games played at once (default: the cores left over by the search's
+    /// threads).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub(crate) parallel: Option<u64>,
+    /// Stop each game after this many moves.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_moves: Option<u64>,
+    /// Write the per-game records as CSV: seed,score,max_tile,moves,millis.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) csv: Option<PathBuf>,
+    /// Write the per-game records as a JSON array.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) json: Option<PathBuf>,
+}

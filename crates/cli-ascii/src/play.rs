@@ -1,0 +1,383 @@
+//! `play`: a person plays; the key handling is a pure state machine
+//! ([`Session::handle_key`]) so that it is tested without a terminal.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+
+use anyhow::Context;
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use game_core::{Board, Direction, Game, GameBoard, Grid, PlayError, Rules};
+use solver_expectimax::{Decision, Player, SearchConfig};
+
+use crate::cli::{PlayArgs, PlayerKind};
+use crate::render;
+use crate::setup::{self, AnyPlayer};
+use crate::term::{self, TerminalGuard};
+
+/// What a key asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Action {
+    Move(Direction),
+    Hint,
+    Undo,
+    New,
+    Quit,
+}
+
+/// Whether the session goes on after an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The keys: arrows, WASD and the vi keys k/j/l move (h is the hint key,
+/// as the help says, so left is ← or a); h or ? hint, u undo, n new game,
+/// q, Esc or Ctrl-C quit.
+pub(crate) fn action_for(key: &KeyEvent) -> Option<Action> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        // In raw mode Ctrl-C is a key, not a signal.
+        return matches!(key.code, KeyCode::Char('c' | 'C')).then_some(Action::Quit);
+    }
+    let action = match key.code {
+        KeyCode::Up => Action::Move(Direction::Up),
+        KeyCode::Down => Action::Move(Direction::Down),
+        KeyCode::Left => Action::Move(Direction::Left),
+        KeyCode::Right => Action::Move(Direction::Right),
+        KeyCode::Esc => Action::Quit,
+        KeyCode::Char(c) => match c.to_ascii_lowercase() {
+            'w' | 'k' => Action::Move(Direction::Up),
+            's' | 'j' => Action::Move(Direction::Down),
+            'a' => Action::Move(Direction::Left),
+            'd' | 'l' => Action::Move(Direction::Right),
+            'h' | '?' => Action::Hint,
+            'u' => Action::Undo,
+            'n' => Action::New,
+            'q' => Action::Quit,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(action)
+}
+
+/// A hint: the direction and, from a search, each direction's value.
+pub(crate) type Hint = (Direction, Option<Decision>);
+
+/// A game being played by a person: the game, the positions to undo to,
+/// the last hint and a message line.
+#[derive(Debug)]
+pub(crate) struct Session<B: GameBoard> {
+    rules: Rules,
+    game: Game<B>,
+    history: Vec<Game<B>>,
+    hint: Option<Hint>,
+    message: String,
+    kind: PlayerKind,
+    config: SearchConfig,
+    /// Built at the first hint: the default search holds a large table.
+    hinter: Option<AnyPlayer>,
+}
+
+impl<B: GameBoard> Session<B> {
+    /// A new game from `seed`; hints come from the player `kind` with `config`.
+    pub(crate) fn new(
+        rules: Rules,
+        seed: u64,
+        kind: PlayerKind,
+        config: SearchConfig,
+    ) -> anyhow::Result<Self> {
+        let game = Game::new(rules, seed)?;
+        Ok(Session {
+            rules,
+            game,
+            history: Vec::new(),
+            hint: None,
+            message: String::new(),
+            kind,
+            config,
+            hinter: None,
+        })
+    }
+
+    pub(crate) fn game(&self) -> &Game<B> {
+        &self.game
+    }
+
+    pub(crate) fn hint(&self) -> Option<&Hint> {
+        self.hint.as_ref()
+    }
+
+    pub(crate) fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The state change for one key.
+    pub(crate) fn handle_key(&mut self, key: &KeyEvent) -> Flow {
+        match action_for(key) {
+            Some(action) => self.apply(action),
+            None => Flow::Continue,
+        }
+    }
+
+    /// The state change for one action.
+    pub(crate) fn apply(&mut self, action: Action) -> Flow {
+        match action {
+            Action::Quit => return Flow::Quit,
+            Action::Move(dir) => self.play(dir),
+            Action::Undo => match self.history.pop() {
+                Some(previous) => {
+                    self.game = previous;
+                    self.hint = None;
+                    self.message = "undone".to_owned();
+                }
+                None => self.message = "nothing to undo".to_owned(),
+            },
+            Action::New => {
+                // The next seed, so that every game of a session can be replayed.
+                let seed = self.game.seed().wrapping_add(1);
+                match Game::new(self.rules, seed) {
+                    Ok(game) => {
+                        self.game = game;
+                        self.history.clear();
+                        self.hint = None;
+                        self.message = format!("new game, seed {seed}");
+                    }
+                    Err(err) => self.message = format!("cannot start a new game: {err}"),
+                }
+            }
+            Action::Hint => self.ask_hint(),
+        }
+        Flow::Continue
+    }
+
+    fn play(&mut self, dir: Direction) {
+        let before = self.game.clone();
+        match self.game.play(dir) {
+            Ok(_) => {
+                self.history.push(before);
+                self.hint = None;
+                self.message = if self.game.is_over() {
+                    "game over: u undoes, n starts a new game, q quits".to_owned()
+                } else {
+                    String::new()
+                };
+            }
+            Err(PlayError::NothingMoves(dir)) => self.message = format!("{dir} moves nothing"),
+            Err(PlayError::GameOver) => {
+                self.message = "the game is over: u undoes, n starts a new game".to_owned();
+            }
+        }
+    }
+
+    fn ask_hint(&mut self) {
+        if self.game.is_over() {
+            self.message = "no hint: the game is over".to_owned();
+            return;
+        }
+        if self.hinter.is_none() {
+            match AnyPlayer::new(self.kind, self.config, self.game.seed()) {
+                Ok(player) => self.hinter = Some(player),
+                Err(err) => {
+                    self.message = format!("no hint: {err:#}");
+                    return;
+                }
+            }
+        }
+        let Some(hinter) = self.hinter.as_mut() else { return };
+        self.hint = hinter.choose(&self.game);
+        self.message =
+            if self.hint.is_some() { String::new() } else { "no hint for this board".to_owned() };
+    }
+}
+
+/// The hint as one line.
+pub(crate) fn hint_text(hint: &Hint) -> String {
+    let (dir, decision) = hint;
+    let Some(d) = decision else { return format!("hint: {dir}") };
+    let values: Vec<String> = Direction::ALL
+        .into_iter()
+        .map(|x| {
+            let v = d.value(x).map_or_else(|| "-".to_owned(), render::value_text);
+            format!("{x} {v}")
+        })
+        .collect();
+    format!("hint: {dir}   ({}; depth {})", values.join(", "), d.depth)
+}
+
+pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<()> {
+    if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+        anyhow::bail!("play needs a terminal (try `watch --transcript` for text output)");
+    }
+    let rules = setup::rules(&args.rules)?;
+    let config = setup::config_of(&args.search);
+    if args.search.player == PlayerKind::Expectimax {
+        config.validate().context("invalid search settings")?;
+    }
+    let (seed, _) = setup::seed_or_clock(args.seed);
+    let color = setup::use_color(args.no_color);
+    if rules.size() == 4 {
+        play_loop(Session::<Board>::new(rules, seed, args.search.player, config)?, color)
+    } else {
+        play_loop(Session::<Grid>::new(rules, seed, args.search.player, config)?, color)
+    }
+}
+
+fn play_loop<B: GameBoard>(mut session: Session<B>, color: bool) -> anyhow::Result<()> {
+    let guard = TerminalGuard::enter().context("cannot set up the terminal")?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    loop {
+        term::draw_frame(&mut out, &screen(&session, color))?;
+        if let Event::Key(key) = event::read()?
+            && session.handle_key(&key) == Flow::Quit
+        {
+            break;
+        }
+    }
+    drop(out);
+    drop(guard);
+    let game = session.game();
+    writeln!(
+        io::stdout().lock(),
+        "seed {}: score {}, max tile {}, {} moves",
+        game.seed(),
+        game.score(),
+        game.board().max_tile(),
+        game.moves()
+    )?;
+    Ok(())
+}
+
+fn screen<B: GameBoard>(session: &Session<B>, color: bool) -> Vec<String> {
+    let game = session.game();
+    let mut lines = vec![format!("2048 · you play · seed {}", game.seed()), String::new()];
+    lines.extend(render::board_lines(game.board(), color));
+    lines.push(String::new());
+    lines.push(format!(
+        "score {}   moves {}   max tile {}",
+        game.score(),
+        game.moves(),
+        game.board().max_tile()
+    ));
+    lines.push(session.hint().map(hint_text).unwrap_or_default());
+    lines.push(session.message().to_owned());
+    lines.push("arrows/wasd/kjl move · h hint · u undo · n new game · q quit".to_owned());
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use game_core::RulesBuilder;
+    use solver_expectimax::{Depth, Preset};
+
+    use super::*;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn session(board: &str) -> Session<Board> {
+        let mut config = Preset::Fast.config();
+        config.depth = Depth::Fixed(1);
+        let rules = Rules::default();
+        let mut s = Session::new(rules, 1, PlayerKind::Expectimax, config).unwrap();
+        s.game = Game::from_board(board.parse().unwrap(), rules, 1).unwrap();
+        s
+    }
+
+    #[test]
+    fn keys_map_to_actions() {
+        let cases = [
+            (KeyCode::Up, Some(Action::Move(Direction::Up))),
+            (KeyCode::Char('w'), Some(Action::Move(Direction::Up))),
+            (KeyCode::Char('k'), Some(Action::Move(Direction::Up))),
+            (KeyCode::Down, Some(Action::Move(Direction::Down))),
+            (KeyCode::Char('S'), Some(Action::Move(Direction::Down))),
+            (KeyCode::Char('j'), Some(Action::Move(Direction::Down))),
+            (KeyCode::Left, Some(Action::Move(Direction::Left))),
+            (KeyCode::Char('a'), Some(Action::Move(Direction::Left))),
+            (KeyCode::Right, Some(Action::Move(Direction::Right))),
+            (KeyCode::Char('d'), Some(Action::Move(Direction::Right))),
+            (KeyCode::Char('l'), Some(Action::Move(Direction::Right))),
+            (KeyCode::Char('h'), Some(Action::Hint)),
+            (KeyCode::Char('?'), Some(Action::Hint)),
+            (KeyCode::Char('u'), Some(Action::Undo)),
+            (KeyCode::Char('n'), Some(Action::New)),
+            (KeyCode::Char('q'), Some(Action::Quit)),
+            (KeyCode::Esc, Some(Action::Quit)),
+            (KeyCode::Char('x'), None),
+            (KeyCode::Enter, None),
+        ];
+        for (code, expected) in cases {
+            assert_eq!(action_for(&key(code)), expected, "{code:?}");
+        }
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(action_for(&ctrl_c), Some(Action::Quit));
+        let ctrl_w = KeyEvent::new(KeyCode::Char('w'), KeyModifiers::CONTROL);
+        assert_eq!(action_for(&ctrl_w), None);
+        let mut release = key(KeyCode::Up);
+        release.kind = KeyEventKind::Release;
+        assert_eq!(action_for(&release), None);
+    }
+
+    #[test]
+    fn a_move_plays_and_undo_restores() {
+        let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+        assert_eq!(s.handle_key(&key(KeyCode::Left)), Flow::Continue);
+        assert_eq!(s.game().score(), 4);
+        assert_eq!(s.game().moves(), 1);
+        assert_eq!(s.game().board().value(0, 0), Some(4));
+        assert_eq!(s.game().board().count_empty(), 14, "a tile spawned");
+        s.handle_key(&key(KeyCode::Char('u')));
+        assert_eq!(s.game().board().to_string(), "2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+        assert_eq!(s.game().score(), 0);
+        s.handle_key(&key(KeyCode::Char('u')));
+        assert_eq!(s.message(), "nothing to undo");
+    }
+
+    #[test]
+    fn a_move_that_changes_nothing_is_refused() {
+        let mut s = session("2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+        s.handle_key(&key(KeyCode::Up));
+        assert_eq!(s.game().moves(), 0);
+        assert_eq!(s.message(), "up moves nothing");
+    }
+
+    #[test]
+    fn hint_gives_the_solver_choice_and_a_move_clears_it() {
+        let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+        s.handle_key(&key(KeyCode::Char('h')));
+        let (dir, decision) = s.hint().cloned().expect("a hint");
+        let decision = decision.expect("the search's values");
+        assert_eq!(decision.direction, dir);
+        assert!(decision.value(dir).is_some());
+        assert!(hint_text(s.hint().unwrap()).starts_with(&format!("hint: {dir}")));
+        s.handle_key(&key(KeyCode::Char('d')));
+        assert!(s.hint().is_none());
+    }
+
+    #[test]
+    fn new_game_takes_the_next_seed_and_quit_quits() {
+        let rules = RulesBuilder { size: 3, ..RulesBuilder::default() }.build().unwrap();
+        let config = Preset::Fast.config();
+        let mut s = Session::<Grid>::new(rules, 41, PlayerKind::Random, config).unwrap();
+        s.handle_key(&key(KeyCode::Char('n')));
+        assert_eq!(s.game().seed(), 42);
+        assert_eq!(s.game().board().size(), 3);
+        assert_eq!(s.message(), "new game, seed 42");
+        assert_eq!(s.handle_key(&key(KeyCode::Char('q'))), Flow::Quit);
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(s.handle_key(&ctrl_c), Flow::Quit);
+    }
+
+    #[test]
+    fn game_over_is_reported() {
+        let mut s = session("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 8");
+        s.handle_key(&key(KeyCode::Left));
+        assert!(s.message().contains("over"));
+        s.handle_key(&key(KeyCode::Char('h')));
+        assert_eq!(s.message(), "no hint: the game is over");
+    }
+}

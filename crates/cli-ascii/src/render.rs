@@ -1,0 +1,199 @@
+//! Boards as text: the Java tutorial's bordered board, plain or coloured.
+
+use std::fmt::Write as _;
+
+use crossterm::style::{Color, Stylize};
+use game_core::GameBoard;
+
+/// The width of a cell between its borders.
+const CELL_WIDTH: usize = 8;
+
+/// A tile's number centred in a cell as the tutorial's `printBoard` does it:
+/// a space appended, then one inserted in front, until 8 characters, so an
+/// odd gap leaves the extra space on the right (`"   2    "`).
+pub(crate) fn centred(value: u32) -> String {
+    let mut text = value.to_string();
+    while text.len() < CELL_WIDTH {
+        text.push(' ');
+        if text.len() < CELL_WIDTH {
+            text.insert(0, ' ');
+        }
+    }
+    text
+}
+
+/// The text of a cell: blank when empty, the centred number otherwise.
+fn cell_text(value: u32) -> String {
+    if value == 0 { " ".repeat(CELL_WIDTH) } else { centred(value) }
+}
+
+/// The bordered board, one line per `\n`, without the score line.
+pub(crate) fn bordered<B: GameBoard>(board: &B) -> String {
+    let n = board.size();
+    let border = format!("{}+", "+--------".repeat(n));
+    let spacer = format!("{}|", "|        ".repeat(n));
+    let mut out = String::new();
+    for row in 0..n {
+        out.push_str(&border);
+        out.push('\n');
+        out.push_str(&spacer);
+        out.push('\n');
+        for col in 0..n {
+            out.push('|');
+            out.push_str(&cell_text(board.value(row, col).unwrap_or(0)));
+        }
+        out.push_str("|\n");
+        out.push_str(&spacer);
+        out.push('\n');
+    }
+    out.push_str(&border);
+    out.push('\n');
+    out
+}
+
+/// The bordered board followed by `Score: N`, exactly as the tutorial
+/// prints it.
+pub(crate) fn bordered_with_score<B: GameBoard>(board: &B, score: u64) -> String {
+    let mut out = bordered(board);
+    let _ = writeln!(out, "Score: {score}");
+    out
+}
+
+/// The background and foreground of a tile by its exponent, in the 256
+/// colours every modern terminal has.
+fn tile_colors(exponent: u8) -> (Color, Color) {
+    const DARK: Color = Color::AnsiValue(235);
+    const LIGHT: Color = Color::AnsiValue(231);
+    let (bg, fg) = match exponent {
+        1 => (254, DARK),
+        2 => (230, DARK),
+        3 => (215, DARK),
+        4 => (209, LIGHT),
+        5 => (203, LIGHT),
+        6 => (196, LIGHT),
+        7 => (229, DARK),
+        8 => (228, DARK),
+        9 => (227, DARK),
+        10 => (221, DARK),
+        11 => (214, DARK),
+        12 => (141, LIGHT),
+        13 => (99, LIGHT),
+        14 => (63, LIGHT),
+        15 => (27, LIGHT),
+        _ => (21, LIGHT),
+    };
+    (Color::AnsiValue(bg), fg)
+}
+
+/// The bordered board as lines for a terminal, the tiles' insides coloured
+/// when `color` is set.
+pub(crate) fn board_lines<B: GameBoard>(board: &B, color: bool) -> Vec<String> {
+    if !color {
+        return bordered(board).lines().map(str::to_owned).collect();
+    }
+    let n = board.size();
+    let border = format!("{}+", "+--------".repeat(n));
+    let mut lines = Vec::with_capacity(4 * n + 1);
+    for row in 0..n {
+        lines.push(border.clone());
+        let mut spacer = String::new();
+        let mut values = String::new();
+        for col in 0..n {
+            spacer.push('|');
+            values.push('|');
+            let exponent = board.exponent(row, col).unwrap_or(0);
+            let text = cell_text(board.value(row, col).unwrap_or(0));
+            if exponent == 0 {
+                spacer.push_str(&" ".repeat(CELL_WIDTH));
+                values.push_str(&text);
+            } else {
+                let (bg, fg) = tile_colors(exponent);
+                let _ = write!(spacer, "{}", " ".repeat(CELL_WIDTH).on(bg));
+                let _ = write!(values, "{}", text.with(fg).on(bg).bold());
+            }
+        }
+        spacer.push('|');
+        values.push('|');
+        lines.push(spacer.clone());
+        lines.push(values);
+        lines.push(spacer);
+    }
+    lines.push(border);
+    lines
+}
+
+/// A count in short form: `950`, `12.3k`, `4.56M`, `7.89G`.
+pub(crate) fn short_count(n: f64) -> String {
+    let (value, unit) = match n.abs() {
+        a if a >= 1e9 => (n / 1e9, "G"),
+        a if a >= 1e6 => (n / 1e6, "M"),
+        a if a >= 1e3 => (n / 1e3, "k"),
+        _ => return format!("{n:.0}"),
+    };
+    let digits = if value.abs() >= 100.0 {
+        0
+    } else if value.abs() >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.digits$}{unit}")
+}
+
+/// A search value for people: whole numbers as such, others to 2 decimals.
+pub(crate) fn value_text(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{value:.0}")
+    } else {
+        format!("{value:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use game_core::{Board, Grid};
+
+    use super::*;
+
+    #[test]
+    fn centring_matches_the_tutorial() {
+        assert_eq!(centred(2), "   2    ");
+        assert_eq!(centred(16), "   16   ");
+        assert_eq!(centred(128), "  128   ");
+        assert_eq!(centred(2048), "  2048  ");
+        assert_eq!(centred(16384), " 16384  ");
+        assert_eq!(centred(32768), " 32768  ");
+    }
+
+    #[test]
+    fn short_counts() {
+        assert_eq!(short_count(950.0), "950");
+        assert_eq!(short_count(12_345.0), "12.3k");
+        assert_eq!(short_count(4_560_000.0), "4.56M");
+        assert_eq!(short_count(789_000_000_000.0), "789G");
+        assert_eq!(value_text(1234.0), "1234");
+        assert_eq!(value_text(0.126), "0.13");
+    }
+
+    #[test]
+    fn plain_lines_are_the_bordered_board() {
+        let board: Board = "2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048".parse().unwrap();
+        assert_eq!(board_lines(&board, false).join("\n") + "\n", bordered(&board));
+        let grid: Grid = "2 0/0 4".parse().unwrap();
+        assert_eq!(
+            bordered(&grid),
+            "+--------+--------+\n|        |        |\n|   2    |        |\n|        |        |\n\
+             +--------+--------+\n|        |        |\n|        |   4    |\n|        |        |\n\
+             +--------+--------+\n"
+        );
+    }
+
+    #[test]
+    fn coloured_lines_keep_the_layout() {
+        let board: Board = "2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048".parse().unwrap();
+        let lines = board_lines(&board, true);
+        assert_eq!(lines.len(), 17);
+        assert!(lines[2].contains("2048") || lines[14].contains("2048"));
+        assert!(lines[2].contains('\u{1b}'));
+    }
+}

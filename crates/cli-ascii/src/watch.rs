@@ -1,0 +1,305 @@
+//! `watch`: the AI plays one game, redrawn in place on a terminal or written
+//! as the Java tutorial's transcript.
+
+use std::io::{self, BufWriter, Write};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use game_core::{Board, Direction, Game, GameBoard, Grid, Rules};
+use solver_expectimax::{Decision, Player};
+
+use crate::cli::{PlayerKind, WatchArgs};
+use crate::render::{self, bordered_with_score, short_count};
+use crate::setup::{self, AnyPlayer};
+use crate::term::{self, TerminalGuard};
+
+/// The pause between moves on a terminal when --delay-ms is not given:
+/// enough to follow the opening, short enough to finish a strong game.
+const DEFAULT_TTY_DELAY: Duration = Duration::from_millis(30);
+
+/// What a watched game needs, whatever the board type.
+#[derive(Debug)]
+struct Watch {
+    rules: Rules,
+    seed: u64,
+    seed_from_clock: bool,
+    max_moves: Option<u64>,
+    delay: Option<Duration>,
+    color: bool,
+    /// Shown in the status line: who plays.
+    who: String,
+}
+
+pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<()> {
+    let rules = setup::rules(&args.rules)?;
+    let config = setup::config_of(&args.search);
+    let (seed, seed_from_clock) = setup::seed_or_clock(args.seed);
+    let mut player = AnyPlayer::new(args.search.player, config, seed)?;
+    let who = match args.search.player {
+        PlayerKind::Expectimax => format!("expectimax, preset {}", args.search.preset),
+        PlayerKind::Random => "random player".to_owned(),
+    };
+    let watch = Watch {
+        rules,
+        seed,
+        seed_from_clock,
+        max_moves: args.max_moves,
+        delay: args.delay_ms.map(Duration::from_millis),
+        color: setup::use_color(args.no_color),
+        who,
+    };
+    let live = !args.transcript && setup::stdout_is_terminal();
+    match (rules.size(), live) {
+        (4, true) => watch_live::<Board>(&watch, &mut player),
+        (_, true) => watch_live::<Grid>(&watch, &mut player),
+        (4, false) => watch_transcript::<Board>(&watch, &mut player),
+        (_, false) => watch_transcript::<Grid>(&watch, &mut player),
+    }
+}
+
+/// The tutorial's loop and output: `Setup`, then `Human move` (the board
+/// after the move) and `Computer move` (after the spawn) for every turn,
+/// then `Final Score: N`.
+fn watch_transcript<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Result<()> {
+    if watch.seed_from_clock {
+        // On stderr: stdout stays exactly the tutorial's transcript.
+        writeln!(io::stderr().lock(), "seed {} (replay with --seed {})", watch.seed, watch.seed)?;
+    }
+    let mut out = BufWriter::new(io::stdout().lock());
+    write_transcript::<B>(&mut out, watch.rules, watch.seed, watch.max_moves, watch.delay, player)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Writes a whole game's transcript to `out`.
+fn write_transcript<B: GameBoard>(
+    out: &mut impl Write,
+    rules: Rules,
+    seed: u64,
+    max_moves: Option<u64>,
+    delay: Option<Duration>,
+    player: &mut impl Player<B>,
+) -> anyhow::Result<()> {
+    let mut game = Game::<B>::new(rules, seed)?;
+    out.write_all(b"Setup\n=====\n")?;
+    out.write_all(bordered_with_score(game.board(), game.score()).as_bytes())?;
+    while !game.is_over() && max_moves.is_none_or(|m| game.moves() < m) {
+        let Some((dir, _)) = player.choose(&game) else { break };
+        // The board between the move and the spawn, which the tutorial
+        // prints: the same board when the move changes nothing.
+        let moved = game.board().shift(dir);
+        game.play(dir).context("the player chose a move the rules refuse")?;
+        out.write_all(b"Human move\n==========\n")?;
+        out.write_all(bordered_with_score(&moved, game.score()).as_bytes())?;
+        out.write_all(b"Computer move\n=============\n")?;
+        out.write_all(bordered_with_score(game.board(), game.score()).as_bytes())?;
+        // Each turn reaches the reader at once, not when a buffer fills.
+        out.flush()?;
+        if let Some(delay) = delay {
+            std::thread::sleep(delay);
+        }
+    }
+    writeln!(out, "Final Score: {}", game.score())?;
+    Ok(())
+}
+
+/// What the viewer asked for with a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WatchKey {
+    Quit,
+    Pause,
+    Faster,
+    Slower,
+}
+
+/// The watch mode's keys: q, Esc or Ctrl-C quit, space pauses, + and -
+/// change the pace.
+pub(crate) fn watch_key(key: &KeyEvent) -> Option<WatchKey> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    match key.code {
+        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => Some(WatchKey::Quit),
+        KeyCode::Char('q' | 'Q') | KeyCode::Esc => Some(WatchKey::Quit),
+        KeyCode::Char(' ' | 'p') => Some(WatchKey::Pause),
+        KeyCode::Char('+' | '=' | 'f') => Some(WatchKey::Faster),
+        KeyCode::Char('-' | '_' | 's') => Some(WatchKey::Slower),
+        _ => None,
+    }
+}
+
+/// The pace after a + or - key: halved or doubled, within 0 to 2 s.
+fn new_delay(delay: Duration, key: WatchKey) -> Duration {
+    match key {
+        WatchKey::Faster => delay / 2,
+        WatchKey::Slower => (delay * 2).max(Duration::from_millis(10)).min(Duration::from_secs(2)),
+        _ => delay,
+    }
+}
+
+/// The game redrawn in place, with colours and a status line.
+fn watch_live<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Result<()> {
+    let mut game = Game::<B>::new(watch.rules, watch.seed)?;
+    let mut delay = watch.delay.unwrap_or(DEFAULT_TTY_DELAY);
+    let mut last: Option<(Direction, Option<Decision>)> = None;
+    let mut paused = false;
+    let mut quit = false;
+    let started = Instant::now();
+    let guard = TerminalGuard::enter().context("cannot set up the terminal")?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    loop {
+        let over = game.is_over() || watch.max_moves.is_some_and(|m| game.moves() >= m);
+        let footer = if over {
+            "game over: press any key to leave".to_owned()
+        } else if paused {
+            "paused: space resumes, q quits".to_owned()
+        } else {
+            format!("q quit · space pause · +/- pace ({} ms)", delay.as_millis())
+        };
+        let lines = frame(watch, &game, last.as_ref(), started.elapsed(), &footer);
+        term::draw_frame(&mut out, &lines)?;
+        if over {
+            wait_any_key()?;
+            break;
+        }
+        // Read keys until it is time for the next move.
+        let deadline = Instant::now() + delay;
+        loop {
+            let timeout = if paused { None } else { Some(deadline - Instant::now().min(deadline)) };
+            let Some(key) = next_key(timeout)? else { break };
+            match key {
+                WatchKey::Quit => quit = true,
+                WatchKey::Pause => paused = !paused,
+                other => delay = new_delay(delay, other),
+            }
+            if quit || key == WatchKey::Pause {
+                break;
+            }
+        }
+        if quit {
+            break;
+        }
+        if paused {
+            continue;
+        }
+        let Some((dir, decision)) = player.choose(&game) else { break };
+        game.play(dir).context("the player chose a move the rules refuse")?;
+        last = Some((dir, decision));
+    }
+    drop(out);
+    drop(guard);
+    // On the normal screen, so the result stays after the program ends.
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "seed {}: score {}, max tile {}, {} moves ({})",
+        watch.seed,
+        game.score(),
+        game.board().max_tile(),
+        game.moves(),
+        watch.who
+    )?;
+    Ok(())
+}
+
+/// The next watch key within `timeout` (`None` waits for ever); `None` when
+/// the time is up.
+fn next_key(timeout: Option<Duration>) -> io::Result<Option<WatchKey>> {
+    let deadline = timeout.map(|t| Instant::now() + t);
+    loop {
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if let Some(left) = left
+            && !event::poll(left)?
+        {
+            return Ok(None);
+        }
+        if let Event::Key(key) = event::read()?
+            && let Some(action) = watch_key(&key)
+        {
+            return Ok(Some(action));
+        }
+    }
+}
+
+fn wait_any_key() -> io::Result<()> {
+    loop {
+        if let Event::Key(key) = event::read()?
+            && key.kind != KeyEventKind::Release
+        {
+            return Ok(());
+        }
+    }
+}
+
+/// The screen: a title, the board, the status lines and a footer.
+fn frame<B: GameBoard>(
+    watch: &Watch,
+    game: &Game<B>,
+    last: Option<&(Direction, Option<Decision>)>,
+    elapsed: Duration,
+    footer: &str,
+) -> Vec<String> {
+    let mut lines = vec![format!("2048 · {} · seed {}", watch.who, watch.seed), String::new()];
+    lines.extend(render::board_lines(game.board(), watch.color));
+    lines.push(String::new());
+    let rate = game.moves() as f64 / elapsed.as_secs_f64().max(1e-3);
+    lines.push(format!(
+        "score {}   moves {}   max tile {}   {:.1} moves/s",
+        game.score(),
+        game.moves(),
+        game.board().max_tile(),
+        rate
+    ));
+    lines.push(match last {
+        None => "the AI has not moved yet".to_owned(),
+        Some((dir, None)) => format!("last move {dir}"),
+        Some((dir, Some(d))) => format!(
+            "last move {dir}   value {}   depth {}   {} nodes   {:.1} ms   {} moves/s searched",
+            d.value(*dir).map_or_else(|| "-".to_owned(), render::value_text),
+            d.depth,
+            short_count(d.stats.nodes as f64),
+            d.elapsed.as_secs_f64() * 1e3,
+            short_count(d.moves_per_second()),
+        ),
+    });
+    lines.push(String::new());
+    lines.push(footer.to_owned());
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use game_core::RulesBuilder;
+    use solver_expectimax::RandomPlayer;
+
+    use super::*;
+
+    #[test]
+    fn keys() {
+        let key = |code| KeyEvent::new(code, KeyModifiers::NONE);
+        assert_eq!(watch_key(&key(KeyCode::Char('q'))), Some(WatchKey::Quit));
+        assert_eq!(watch_key(&key(KeyCode::Esc)), Some(WatchKey::Quit));
+        assert_eq!(
+            watch_key(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+            Some(WatchKey::Quit)
+        );
+        assert_eq!(watch_key(&key(KeyCode::Char(' '))), Some(WatchKey::Pause));
+        assert_eq!(watch_key(&key(KeyCode::Char('c'))), None);
+        assert_eq!(new_delay(Duration::from_millis(40), WatchKey::Faster).as_millis(), 20);
+        assert_eq!(new_delay(Duration::ZERO, WatchKey::Slower).as_millis(), 10);
+    }
+
+    #[test]
+    fn transcript_shape() {
+        let rules = RulesBuilder { size: 2, ..RulesBuilder::default() }.build().unwrap();
+        let mut out = Vec::new();
+        let mut player = RandomPlayer::new(5);
+        write_transcript::<Grid>(&mut out, rules, 5, Some(2), None, &mut player).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("Setup\n=====\n+--------+--------+\n"));
+        assert_eq!(text.matches("Human move\n==========\n").count(), 2);
+        assert_eq!(text.matches("Computer move\n=============\n").count(), 2);
+        assert!(text.ends_with('\n') && text.lines().last().unwrap().starts_with("Final Score: "));
+    }
+}

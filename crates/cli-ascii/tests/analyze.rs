@@ -1,0 +1,70 @@
+//! `analyze --json`: one object per board, in a fixed shape.
+
+use crate::util::{run, stdout_of};
+
+/// The object with its time masked.
+fn mask_micros(line: &str) -> String {
+    let (head, micros) = line.rsplit_once("\"micros\":").expect("a micros field");
+    let digits = micros.strip_suffix('}').expect("the object ends");
+    assert!(digits.chars().all(|c| c.is_ascii_digit()), "{digits}");
+    format!("{head}\"micros\":<n>}}")
+}
+
+#[test]
+fn json_shape_with_the_tutorial_preset() {
+    let out = stdout_of(&[
+        "analyze",
+        "--json",
+        "--preset",
+        "tutorial",
+        "--depth",
+        "1",
+        "--threads",
+        "1",
+        "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2",
+    ]);
+    assert_eq!(out.lines().count(), 1);
+    assert_eq!(
+        mask_micros(out.trim_end()),
+        "{\"board\":\"2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2\",\
+         \"values\":{\"up\":180317,\"down\":178057,\"left\":197728,\"right\":197728},\
+         \"best\":\"left\",\"depth\":1,\"nodes\":4,\"micros\":<n>}"
+    );
+}
+
+#[test]
+fn json_illegal_directions_are_null_and_game_over_has_no_best() {
+    let input = "2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0\n2 4/4 2\n";
+    let out = run(&["analyze", "--json", "--preset", "fast"], Some(input));
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines[0]
+            .starts_with("{\"board\":\"2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0\",\"values\":{\"up\":null,")
+    );
+    assert!(lines[0].contains("\"left\":null,\"right\":"));
+    assert!(lines[0].contains("\"best\":\"down\"") || lines[0].contains("\"best\":\"right\""));
+    assert_eq!(
+        lines[1],
+        "{\"board\":\"2 4/4 2\",\"values\":{\"up\":null,\"down\":null,\"left\":null,\"right\":null},\
+         \"best\":null,\"depth\":0,\"nodes\":0,\"micros\":0}"
+    );
+}
+
+#[test]
+fn text_answer_marks_the_best_direction() {
+    let out = stdout_of(&["analyze", "--preset", "fast", "2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0"]);
+    let best = out.lines().find(|l| l.starts_with("best: ")).expect("a best line");
+    let dir = best.strip_prefix("best: ").unwrap();
+    let marked = out.lines().find(|l| l.ends_with("<- best")).expect("a marked line");
+    assert!(marked.starts_with(dir), "{marked} vs {best}");
+    assert!(out.lines().any(|l| l.starts_with("search: depth ")));
+    // Unquoted words are one board.
+    let words = stdout_of(&[
+        "analyze", "--preset", "fast", "2", "2", "0", "0/0", "0", "0", "0/0", "0", "0", "0/0", "0",
+        "0", "0",
+    ]);
+    assert!(words.starts_with("+--------+"));
+}

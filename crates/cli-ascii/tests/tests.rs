@@ -1,0 +1,14 @@
+//! The one integration test binary: everything here drives the real
+//! `cli-ascii` executable through `std::process::Command`.
+//!
+//! Golden outputs live in `tests/golden/`; run with `UPDATE_GOLDEN=1` to
+//! rewrite them, then read the diff before committing.
+
+mod util;
+
+mod analyze;
+mod errors;
+mod golden;
+mod pipes;
+mod tournament;
+mod watch;

@@ -1,0 +1,86 @@
+//! Running the binary and comparing with golden files.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// The binary under test, with a clean environment for colours.
+pub(crate) fn cli() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cli-ascii"));
+    cmd.env_remove("NO_COLOR").stdin(Stdio::null());
+    cmd
+}
+
+/// Runs the binary with `args` and, if given, `stdin`.
+pub(crate) fn run(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut cmd = cli();
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    if stdin.is_some() {
+        cmd.stdin(Stdio::piped());
+    }
+    let mut child = cmd.spawn().expect("the binary starts");
+    if let Some(text) = stdin {
+        let mut pipe = child.stdin.take().expect("stdin is piped");
+        pipe.write_all(text.as_bytes()).expect("stdin takes the input");
+    }
+    child.wait_with_output().expect("the binary ends")
+}
+
+/// Runs the binary, expecting success and an empty stderr; returns stdout.
+#[track_caller]
+pub(crate) fn stdout_of(args: &[&str]) -> String {
+    let out = run(args, None);
+    assert!(
+        out.status.success(),
+        "`cli-ascii {}` failed ({}): {}",
+        args.join(" "),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "stderr of `{}`", args.join(" "));
+    String::from_utf8(out.stdout).expect("stdout is UTF-8")
+}
+
+/// Runs the binary, expecting failure with `code` and exactly one stderr
+/// line that starts with `error: ` and contains `message`; returns stderr.
+#[track_caller]
+pub(crate) fn error_of(args: &[&str], stdin: Option<&str>, code: i32, message: &str) -> String {
+    let out = run(args, stdin);
+    let stderr = String::from_utf8(out.stderr).expect("stderr is UTF-8");
+    assert_eq!(out.status.code(), Some(code), "exit code of `{}`: {stderr}", args.join(" "));
+    assert!(stderr.starts_with("error: "), "stderr of `{}`: {stderr:?}", args.join(" "));
+    assert!(stderr.contains(message), "stderr of `{}`: {stderr:?}", args.join(" "));
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+/// Compares `actual` with `tests/golden/<name>`, or rewrites the file when
+/// `UPDATE_GOLDEN` is set.
+#[track_caller]
+pub(crate) fn check_golden(name: &str, actual: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, actual).expect("the golden file is writable");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("cannot read {} ({e}); run with UPDATE_GOLDEN=1 to create it", path.display())
+    });
+    if expected == actual {
+        return;
+    }
+    // The first differing line, which is easier to read than two long texts.
+    let (line, (want, got)) = expected
+        .lines()
+        .chain(std::iter::repeat("<end>"))
+        .zip(actual.lines().chain(std::iter::repeat("<end>")))
+        .enumerate()
+        .find(|(_, (a, b))| a != b)
+        .unwrap_or((0, ("<same lines>", "<different line endings>")));
+    panic!(
+        "{} differs at line {}:\n  expected: {want:?}\n  actual:   {got:?}\n\
+         (UPDATE_GOLDEN=1 rewrites it; check the diff by eye)",
+        path.display(),
+        line + 1
+    );
+}
