@@ -174,7 +174,7 @@ impl Preset {
             },
             Preset::Default => SearchConfig {
                 algorithm: expectimax,
-                depth: Depth::Adaptive { min: 2, max: 6, bonus: 0 },
+                depth: Depth::Adaptive { min: 3, max: 12, bonus: 0 },
                 time_budget: None,
                 threads,
                 table_bytes: 256 << 20,

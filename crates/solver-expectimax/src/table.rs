@@ -29,8 +29,16 @@ pub(crate) struct TransTable {
     mask: usize,
 }
 
+/// Marks a used slot, so that an all-zero slot never matches a key.
+const USED: u32 = 1 << 31;
+
+/// The low half of an entry's data: the used mark, class and depth.
+fn tag(depth: u32, class: u32) -> u32 {
+    USED | class << 8 | depth
+}
+
 fn pack_data(depth: u32, class: u32, value: f32) -> u64 {
-    u64::from(value.to_bits()) << 32 | u64::from(class) << 8 | u64::from(depth)
+    u64::from(value.to_bits()) << 32 | u64::from(tag(depth, class))
 }
 
 impl TransTable {
@@ -64,8 +72,7 @@ impl TransTable {
         let slot = &self.slots[self.index(board, depth, class)];
         let data = slot.data.load(Ordering::Relaxed);
         let check = slot.check.load(Ordering::Relaxed);
-        // Depth 0 is never stored, so an all-zero (unused) slot never matches.
-        let key_matches = check ^ data == board && data as u32 == (class << 8 | depth);
+        let key_matches = check ^ data == board && data as u32 == tag(depth, class);
         key_matches.then(|| f32::from_bits((data >> 32) as u32))
     }
 

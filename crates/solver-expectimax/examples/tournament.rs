@@ -1,0 +1,82 @@
+//! A seeded tournament from the library alone, appending one CSV line per
+//! finished game so that a run cut off early still counts.
+//!
+//! `cargo run --release -p solver-expectimax --example tournament -- PRESET GAMES FIRST_SEED THREADS PARALLEL OUT.csv [MAX_MOVES]`
+//!
+//! The columns are those of `cli-ascii tournament --csv`:
+//! `seed,score,max_tile,moves,millis`, plus the median decision time in
+//! microseconds as a last column.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use game_core::{Board, Game, GameBoard, Rules};
+use solver_expectimax::{ExpectimaxPlayer, Player, Preset, Summary};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 6 {
+        return Err(
+            "usage: tournament PRESET GAMES FIRST_SEED THREADS PARALLEL OUT.csv [MAX_MOVES]".into(),
+        );
+    }
+    let preset: Preset = args[0].parse()?;
+    let games: u64 = args[1].parse()?;
+    let first_seed: u64 = args[2].parse()?;
+    let threads: usize = args[3].parse()?;
+    let parallel: usize = args[4].parse()?;
+    let max_moves: Option<u64> = args.get(6).map(|s| s.parse()).transpose()?;
+    let out = Mutex::new(OpenOptions::new().create(true).append(true).open(&args[5])?);
+    let mut config = preset.config();
+    config.threads = threads;
+    let rules = if preset == Preset::Tutorial { Rules::tutorial() } else { Rules::default() };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(parallel).build()?;
+    let seeds: Vec<u64> = (first_seed..first_seed + games).collect();
+    let records: Vec<_> = pool.install(|| {
+        use rayon::prelude::*;
+        seeds
+            .par_iter()
+            .map(|&seed| -> Result<_, String> {
+                let start = Instant::now();
+                let mut player = ExpectimaxPlayer::new(config).map_err(|e| e.to_string())?;
+                let mut game = Game::<Board>::new(rules, seed).map_err(|e| e.to_string())?;
+                let mut times = Vec::new();
+                while !game.is_over() && max_moves.is_none_or(|m| game.moves() < m) {
+                    let Some((dir, decision)) = player.choose(&game) else { break };
+                    if let Some(d) = decision {
+                        times.push(d.elapsed.as_micros());
+                    }
+                    game.play(dir).map_err(|e| e.to_string())?;
+                }
+                times.sort_unstable();
+                let median = times.get(times.len() / 2).copied().unwrap_or(0);
+                let record = solver_expectimax::GameRecord {
+                    seed,
+                    score: game.score(),
+                    max_tile: game.board().max_tile(),
+                    moves: game.moves(),
+                    duration: start.elapsed(),
+                };
+                let line = format!(
+                    "{},{},{},{},{},{}\n",
+                    record.seed,
+                    record.score,
+                    record.max_tile,
+                    record.moves,
+                    record.duration.as_millis(),
+                    median
+                );
+                if let Ok(mut file) = out.lock() {
+                    file.write_all(line.as_bytes()).map_err(|e| e.to_string())?;
+                }
+                Ok(record)
+            })
+            .collect::<Result<Vec<_>, String>>()
+    })?;
+    let summary = Summary::of(&records);
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{summary:?}")?;
+    Ok(())
+}

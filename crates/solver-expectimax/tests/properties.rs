@@ -1,0 +1,151 @@
+//! Properties of every search: legal choices, a clear "no move", the same
+//! decision whatever the thread count, and the memory bound.
+
+use game_core::{Board, GameBoard, Grid, Rules};
+use proptest::prelude::*;
+use solver_expectimax::{Depth, Preset, SearchConfig, SearchError, Solver};
+
+use crate::support::sample_boards;
+
+fn config(preset: Preset, depth: u32, threads: usize) -> SearchConfig {
+    let mut config = preset.config();
+    config.depth = Depth::Fixed(depth);
+    config.threads = threads;
+    config.table_bytes = config.table_bytes.min(1 << 20);
+    config
+}
+
+/// Boards with tiles up to 2048, any layout.
+fn any_board() -> impl Strategy<Value = Board> {
+    any::<u64>().prop_map(|x| {
+        // Clear the top bit of each nibble: exponents 0..=7, boards that
+        // are often crowded, sometimes lost.
+        Board::from_raw(x & 0x7777_7777_7777_7777)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn the_chosen_direction_is_legal(board in any_board()) {
+        for preset in [Preset::Tutorial, Preset::Default] {
+            let solver = Solver::new(config(preset, 1, 1)).expect("valid");
+            match solver.decide(&board, &Rules::default()) {
+                Ok(decision) => {
+                    prop_assert!(board.legal_directions().contains(decision.direction));
+                    for dir in game_core::Direction::ALL {
+                        prop_assert_eq!(
+                            decision.value(dir).is_some(),
+                            board.legal_directions().contains(dir)
+                        );
+                    }
+                }
+                Err(SearchError::NoMove) => prop_assert!(board.is_game_over()),
+            }
+        }
+    }
+
+    #[test]
+    fn decisions_do_not_depend_on_the_thread_count(board in any_board()) {
+        for preset in [Preset::Tutorial, Preset::Default] {
+            let one = Solver::new(config(preset, 2, 1)).expect("valid");
+            let two = Solver::new(config(preset, 2, 2)).expect("valid");
+            let three = Solver::new(config(preset, 2, 3)).expect("valid");
+            let rules = Rules::default();
+            let a = one.decide(&board, &rules).map(|d| (d.direction, d.values));
+            // Twice on the same solver: a warm table must not change anything.
+            let b = two.decide(&board, &rules).map(|d| (d.direction, d.values));
+            let c = two.decide(&board, &rules).map(|d| (d.direction, d.values));
+            let d = three.decide(&board, &rules).map(|d| (d.direction, d.values));
+            prop_assert_eq!(&a, &b);
+            prop_assert_eq!(&a, &c);
+            prop_assert_eq!(&a, &d);
+        }
+    }
+}
+
+#[test]
+fn a_lost_board_gives_no_move_not_a_panic() {
+    let lost: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().expect("valid");
+    let grid: Grid = "2 4 2/4 2 4/2 4 2".parse().expect("valid");
+    for preset in Preset::ALL {
+        let solver = Solver::new(config(preset, 2, 2)).expect("valid");
+        assert_eq!(solver.decide(&lost, &Rules::default()), Err(SearchError::NoMove));
+        assert_eq!(solver.decide(&grid, &Rules::default()), Err(SearchError::NoMove));
+    }
+}
+
+#[test]
+fn deep_searches_agree_across_thread_counts_on_real_positions() {
+    for board in sample_boards(6, 3..=8, 5) {
+        let one = Solver::new(config(Preset::Default, 3, 1)).expect("valid");
+        let two = Solver::new(config(Preset::Default, 3, 2)).expect("valid");
+        let a = one.decide(&board, &Rules::default()).expect("a move");
+        let b = two.decide(&board, &Rules::default()).expect("a move");
+        assert_eq!((a.direction, a.values), (b.direction, b.values), "{board}");
+    }
+}
+
+#[test]
+fn other_sizes_get_legal_moves() {
+    for text in
+        ["2 0/0 2", "2 4 0/0 0 2/0 0 0", "2 0 0 0 0/0 4 0 0 0/0 0 0 0 0/0 0 8 0 0/0 0 0 0 2"]
+    {
+        let grid: Grid = text.parse().expect("valid");
+        for preset in Preset::ALL {
+            let solver = Solver::new(config(preset, 2, 2)).expect("valid");
+            let decision = solver.decide(&grid, &Rules::default()).expect("a move");
+            assert!(grid.legal_directions().contains(decision.direction), "{preset} {grid}");
+        }
+    }
+}
+
+#[test]
+fn the_table_stays_within_its_bound() {
+    for bytes in [0usize, 100, 1 << 20, (1 << 20) + 12_345, 256 << 20] {
+        let mut config = Preset::Default.config();
+        config.table_bytes = bytes;
+        let solver = Solver::new(config).expect("valid");
+        assert!(solver.table_bytes() <= bytes, "{} > {bytes}", solver.table_bytes());
+    }
+}
+
+#[test]
+fn bad_settings_are_errors() {
+    use solver_expectimax::ConfigError;
+    let mut c = Preset::Default.config();
+    c.threads = 0;
+    assert_eq!(Solver::new(c).err(), Some(ConfigError::NoThreads));
+    let mut c = Preset::Default.config();
+    c.depth = Depth::Fixed(0);
+    assert_eq!(Solver::new(c).err(), Some(ConfigError::BadDepth));
+    c.depth = Depth::Adaptive { min: 4, max: 3, bonus: 0 };
+    assert_eq!(Solver::new(c).err(), Some(ConfigError::BadDepth));
+    c.depth = Depth::Fixed(40);
+    assert_eq!(Solver::new(c).err(), Some(ConfigError::TooDeep(40)));
+    assert!("nope".parse::<Preset>().is_err());
+    assert_eq!("DEFAULT".parse::<Preset>(), Ok(Preset::Default));
+}
+
+#[test]
+fn the_tutorial_weights_are_the_rules_probabilities() {
+    // The Java code multiplies by the literals 0.9 and 0.1; we use
+    // 1 - p and p, which are the same doubles for p = 0.1.
+    let p: f64 = Rules::default().four_probability();
+    assert_eq!(1.0 - p, 0.9);
+    assert_eq!(p, 0.1);
+}
+
+#[test]
+fn a_time_budget_still_gives_a_decision() {
+    let mut config = Preset::Default.config();
+    config.time_budget = Some(std::time::Duration::from_millis(1));
+    config.table_bytes = 1 << 20;
+    let solver = Solver::new(config).expect("valid");
+    for board in sample_boards(5, 2..=10, 9) {
+        let d = solver.decide(&board, &Rules::default()).expect("a move");
+        assert!(d.depth >= 1);
+        assert!(board.legal_directions().contains(d.direction));
+    }
+}
