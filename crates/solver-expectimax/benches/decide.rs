@@ -1,2 +1,114 @@
-//! placeholder
-fn main() {}
+//! Decision time per preset over the committed positions in
+//! `benches/positions.txt` (early, middle and late game), and 1 against 2
+//! threads. Every iteration checks that each position gets its pinned move,
+//! so a faster but different search cannot look good. The throughput unit is
+//! the move application (every direction tried at a max node), the usual
+//! measure of a 2048 search's speed.
+//!
+//! `UPDATE_EXPECT=1 cargo bench -p solver-expectimax -- --test` rewrites the
+//! pinned moves from the current search (the tutorial's must still agree
+//! with the Java transliteration, which `cargo test` checks).
+
+use std::hint::black_box;
+
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use game_core::{Board, Direction, Rules};
+use solver_expectimax::{Preset, SearchConfig, Solver};
+
+const POSITIONS: &str = include_str!("positions.txt");
+const PRESETS: [Preset; 3] = [Preset::Tutorial, Preset::Fast, Preset::Default];
+
+struct Position {
+    phase: String,
+    board: Board,
+    expected: Vec<Option<Direction>>,
+}
+
+fn positions() -> Vec<Position> {
+    POSITIONS
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let parts: Vec<&str> = line.split('|').map(str::trim).collect();
+            let expected = parts[2].split_whitespace().map(|d| d.parse().ok()).collect();
+            Position {
+                phase: parts[0].to_owned(),
+                board: parts[1].parse().expect("a valid board"),
+                expected,
+            }
+        })
+        .collect()
+}
+
+/// The settings a bench runs: the preset's, with a 64 MiB table so that a
+/// fresh solver per iteration is cheap to make.
+fn config(preset: Preset, threads: usize) -> SearchConfig {
+    let mut config = preset.config();
+    config.threads = threads;
+    config.table_bytes = config.table_bytes.min(64 << 20);
+    config
+}
+
+fn rewrite_expectations(all: &[Position]) {
+    let mut out: Vec<String> =
+        POSITIONS.lines().take_while(|l| l.starts_with('#')).map(str::to_owned).collect();
+    for p in all {
+        let moves: Vec<String> = PRESETS
+            .iter()
+            .map(|&preset| {
+                let solver = Solver::new(config(preset, 2)).expect("valid");
+                solver.decide(&p.board, &Rules::default()).expect("a move").direction.to_string()
+            })
+            .collect();
+        out.push(format!("{} | {} | {}", p.phase, p.board, moves.join(" ")));
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/positions.txt");
+    std::fs::write(path, out.join("\n") + "\n").expect("write positions.txt");
+}
+
+fn decide(c: &mut Criterion) {
+    let all = positions();
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        rewrite_expectations(&all);
+        return;
+    }
+    let rules = Rules::default();
+    for (k, &preset) in PRESETS.iter().enumerate() {
+        let mut group = c.benchmark_group(format!("decide/{preset}"));
+        group.sample_size(10);
+        for phase in ["early", "middle", "late"] {
+            let set: Vec<&Position> = all.iter().filter(|p| p.phase == phase).collect();
+            for threads in [1, 2] {
+                // One untimed run gives the work done, for the throughput.
+                let solver = Solver::new(config(preset, threads)).expect("valid");
+                let moves: u64 = set
+                    .iter()
+                    .map(|p| solver.decide(&p.board, &rules).expect("a move").stats.moves)
+                    .sum();
+                group.throughput(Throughput::Elements(moves));
+                let id = BenchmarkId::new(phase, format!("{threads}t"));
+                group.bench_function(id, |b| {
+                    b.iter_batched(
+                        || Solver::new(config(preset, threads)).expect("valid"),
+                        |solver| {
+                            for p in &set {
+                                let d = solver.decide(black_box(&p.board), &rules).expect("a move");
+                                assert_eq!(
+                                    Some(d.direction),
+                                    p.expected[k],
+                                    "{preset} on {}: pinned move changed",
+                                    p.board
+                                );
+                            }
+                        },
+                        BatchSize::PerIteration,
+                    );
+                });
+            }
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, decide);
+criterion_main!(benches);
