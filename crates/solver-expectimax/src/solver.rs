@@ -188,21 +188,26 @@ impl Solver {
         }
     }
 
-    /// Like [`Solver::run_tasks`], with per-worker state made by `init` and
-    /// reused across the tasks a worker runs: for memos, which is sound only
-    /// because the memoised values are pure functions of their keys.
+    /// Like [`Solver::run_tasks`], with state made by `init` and shared by
+    /// a run of neighbouring tasks (a few runs per thread, for balance): for
+    /// memos, which is sound only because the memoised values are pure
+    /// functions of their keys, so the split cannot change any result.
     fn run_tasks_with<T: Sync, S, R: Send>(
         &self,
         tasks: &[T],
         init: impl Fn() -> S + Sync + Send,
         f: impl Fn(&mut S, &T) -> R + Sync + Send,
     ) -> Vec<R> {
+        let run = |chunk: &[T]| {
+            let mut state = init();
+            chunk.iter().map(|t| f(&mut state, t)).collect::<Vec<R>>()
+        };
         match &self.pool {
-            Some(pool) => pool.install(|| tasks.par_iter().map_init(&init, &f).collect()),
-            None => {
-                let mut state = init();
-                tasks.iter().map(|t| f(&mut state, t)).collect()
+            Some(pool) => {
+                let chunk = tasks.len().div_ceil(3 * self.config.threads).max(1);
+                pool.install(|| tasks.par_chunks(chunk).flat_map_iter(run).collect())
             }
+            None => run(tasks),
         }
     }
 

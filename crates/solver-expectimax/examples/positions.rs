@@ -1,0 +1,45 @@
+//! Decides every committed bench position (benches/positions.txt) with a
+//! preset, a few times over, and prints the move applications per second:
+//! a quick speed check to run under `/usr/bin/time` or valgrind.
+//!
+//! `cargo run --release -p solver-expectimax --example positions -- PRESET THREADS ROUNDS [PHASE]`
+
+use std::io::Write;
+use std::time::Instant;
+
+use game_core::{Board, Rules};
+use solver_expectimax::{Preset, Solver};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let preset: Preset = args.first().map_or("default", String::as_str).parse()?;
+    let threads: usize = args.get(1).map_or(Ok(1), |s| s.parse())?;
+    let rounds: usize = args.get(2).map_or(Ok(1), |s| s.parse())?;
+    let phase = args.get(3);
+    let boards: Vec<Board> = include_str!("../benches/positions.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter(|l| phase.is_none_or(|p| l.starts_with(p.as_str())))
+        .map(|l| l.split('|').nth(1).unwrap_or("").trim().parse())
+        .collect::<Result<_, _>>()?;
+    let mut config = preset.config();
+    config.threads = threads;
+    config.table_bytes = config.table_bytes.min(64 << 20);
+    let start = Instant::now();
+    let mut moves = 0;
+    for _ in 0..rounds {
+        // A fresh solver each round: the table starts cold, as in the bench.
+        let solver = Solver::new(config)?;
+        for board in &boards {
+            moves += solver.decide(board, &Rules::default())?.stats.moves;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    writeln!(
+        std::io::stdout(),
+        "{preset} threads={threads} positions={} rounds={rounds} moves={moves} time={secs:.3}s rate={:.1}M/s",
+        boards.len(),
+        moves as f64 / secs / 1e6
+    )?;
+    Ok(())
+}
