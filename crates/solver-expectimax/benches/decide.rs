@@ -110,5 +110,37 @@ fn decide(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, decide);
+/// The time budget: each decision with a budget must end within the budget
+/// plus 5% (and half a millisecond for the clock's granularity and the
+/// final bookkeeping). Checked here, not in a timed test, since shared
+/// machines are noisy.
+fn budget(c: &mut Criterion) {
+    let all = positions();
+    let rules = Rules::default();
+    let mut group = c.benchmark_group("budget");
+    group.sample_size(10);
+    for ms in [5u64, 20, 50] {
+        let budget = std::time::Duration::from_millis(ms);
+        let mut config = config(Preset::Max, 2);
+        config.time_budget = Some(budget);
+        let solver = Solver::new(config).expect("valid");
+        let limit = budget.mul_f64(1.05) + std::time::Duration::from_micros(500);
+        group.bench_function(BenchmarkId::new("max-preset", format!("{ms}ms")), |b| {
+            b.iter(|| {
+                for p in all.iter().filter(|p| p.phase != "early") {
+                    let d = solver.decide(black_box(&p.board), &rules).expect("a move");
+                    assert!(
+                        d.elapsed <= limit,
+                        "{:?} over a {ms} ms budget on {}",
+                        d.elapsed,
+                        p.board
+                    );
+                }
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, decide, budget);
 criterion_main!(benches);

@@ -33,7 +33,7 @@ fn quantize(p: f32) -> (f32, u32) {
 const MIN_TABLE_DEPTH: u32 = 2;
 
 /// How often (in chance nodes) a timed search reads the clock.
-const CLOCK_EVERY: u32 = 1024;
+const CLOCK_EVERY: u32 = 128;
 
 /// The shared, read-only part of a search.
 pub(crate) struct Shared<'a, E> {
@@ -90,7 +90,9 @@ impl<B: GameBoard> Keyed for B {
 
 impl<'a, 's, E> Task<'a, 's, E> {
     pub(crate) fn new(shared: &'s Shared<'a, E>) -> Self {
-        Task { shared, stats: Stats::default(), until_clock: CLOCK_EVERY }
+        // Read the clock at the first node: a root task may expand fewer
+        // nodes than CLOCK_EVERY.
+        Task { shared, stats: Stats::default(), until_clock: 1 }
     }
 
     #[inline]

@@ -50,7 +50,13 @@ impl TransTable {
             return None;
         }
         let entries = 1usize << (usize::BITS - 1 - entries.leading_zeros());
-        let slots = (0..entries).map(|_| Slot::default()).collect();
+        let slots: Box<[Slot]> = (0..entries).map(|_| Slot::default()).collect();
+        // The allocation may come as untouched zero pages; write one word per
+        // page now, so that the page faults happen here and not inside a
+        // timed search (where they cost a time budget several milliseconds).
+        for slot in slots.iter().step_by(4096 / ENTRY_BYTES) {
+            slot.data.store(0, Ordering::Relaxed);
+        }
         Some(TransTable { slots, mask: entries - 1 })
     }
 
