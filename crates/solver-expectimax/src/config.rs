@@ -181,7 +181,7 @@ impl Preset {
             },
             Preset::Max => SearchConfig {
                 algorithm: Algorithm::Expectimax { weights: Weights::STANDARD, prob_cutoff: 2e-5 },
-                depth: Depth::Adaptive { min: 3, max: 8, bonus: 1 },
+                depth: Depth::Adaptive { min: 3, max: 12, bonus: 1 },
                 time_budget: None,
                 threads,
                 table_bytes: 1 << 30,
