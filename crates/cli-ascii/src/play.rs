@@ -212,7 +212,7 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<()> {
         anyhow::bail!("play needs a terminal (try `watch --transcript` for text output)");
     }
     let rules = setup::rules(&args.rules)?;
-    let config = setup::config_of(&args.search);
+    let config = setup::config_of(&args.search, rules.size());
     if args.search.player == PlayerKind::Expectimax {
         config.validate().context("invalid search settings")?;
     }

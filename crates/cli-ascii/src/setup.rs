@@ -43,9 +43,20 @@ pub(crate) fn search_config(
     config
 }
 
-/// The search settings of the common options.
-pub(crate) fn config_of(args: &SearchArgs) -> SearchConfig {
-    search_config(args.preset, args.depth, args.time_ms, args.threads)
+/// The search settings of the common options for games on `size` x `size`.
+///
+/// Only the packed 4x4 board has a transposition table, and boards from 5x5
+/// up have many more spawns per chance node: there the presets' depths take
+/// seconds to minutes per move (depth 2 on a 6x6 board: about 0.5 s), and
+/// the time budget does not stop the search in time yet. So, unless
+/// --depth or --time-ms says otherwise, such games search one layer deep,
+/// which keeps `watch --size 5` fluid.
+pub(crate) fn config_of(args: &SearchArgs, size: usize) -> SearchConfig {
+    let mut config = search_config(args.preset, args.depth, args.time_ms, args.threads);
+    if size > 4 && args.depth.is_none() && args.time_ms.is_none() {
+        config.depth = Depth::Fixed(1);
+    }
+    config
 }
 
 /// The seed given, or one from the clock.
@@ -103,4 +114,38 @@ pub(crate) fn use_color(no_color: bool) -> bool {
 /// Whether stdout is a terminal.
 pub(crate) fn stdout_is_terminal() -> bool {
     std::io::stdout().is_terminal()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn search(depth: Option<u32>, time_ms: Option<u64>) -> SearchArgs {
+        SearchArgs {
+            player: PlayerKind::Expectimax,
+            preset: Preset::Default,
+            depth,
+            time_ms,
+            threads: Some(1),
+        }
+    }
+
+    #[test]
+    fn big_boards_search_one_layer_unless_told_otherwise() {
+        assert_eq!(config_of(&search(None, None), 4).depth, Preset::Default.config().depth);
+        assert_eq!(config_of(&search(None, None), 3).depth, Preset::Default.config().depth);
+        assert_eq!(config_of(&search(None, None), 5).depth, Depth::Fixed(1));
+        assert_eq!(config_of(&search(Some(3), None), 6).depth, Depth::Fixed(3));
+        let timed = config_of(&search(None, Some(40)), 8);
+        assert_eq!(timed.time_budget, Some(Duration::from_millis(40)));
+        assert_eq!(timed.threads, 1);
+    }
+
+    #[test]
+    fn rules_are_checked_by_game_core() {
+        let args = |size, p| RulesArgs { size, four_probability: p, tutorial_rules: true };
+        assert_eq!(rules(&args(4, 0.1)).unwrap(), Rules::tutorial());
+        assert!(rules(&args(9, 0.1)).is_err());
+        assert!(rules(&args(4, 1.5)).is_err());
+    }
 }

@@ -18,7 +18,7 @@ pub(crate) const CSV_HEADER: &str = "seed,score,max_tile,moves,millis";
 
 pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let rules = setup::rules(&args.rules)?;
-    let config = setup::config_of(&args.search);
+    let config = setup::config_of(&args.search, rules.size());
     let kind = args.search.player;
     let search_threads = match kind {
         PlayerKind::Expectimax => {

@@ -33,7 +33,7 @@ struct Watch {
 
 pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<()> {
     let rules = setup::rules(&args.rules)?;
-    let config = setup::config_of(&args.search);
+    let config = setup::config_of(&args.search, rules.size());
     let (seed, seed_from_clock) = setup::seed_or_clock(args.seed);
     let mut player = AnyPlayer::new(args.search.player, config, seed)?;
     let who = match args.search.player {
@@ -149,9 +149,12 @@ fn watch_live<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Re
     let guard = TerminalGuard::enter().context("cannot set up the terminal")?;
     let mut out = BufWriter::new(io::stdout().lock());
     loop {
-        let over = game.is_over() || watch.max_moves.is_some_and(|m| game.moves() >= m);
-        let footer = if over {
+        let limit = watch.max_moves.is_some_and(|m| game.moves() >= m);
+        let over = game.is_over() || limit;
+        let footer = if game.is_over() {
             "game over: press any key to leave".to_owned()
+        } else if limit {
+            "move limit reached: press any key to leave".to_owned()
         } else if paused {
             "paused: space resumes, q quits".to_owned()
         } else {
