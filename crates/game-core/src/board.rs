@@ -155,16 +155,34 @@ impl Board {
             + SCORE[(x >> 48) as usize]
     }
 
-    /// Looks up each row of `self`, a transposed board, as a column in
-    /// `table` and puts the result in that column: a move up or down with a
-    /// single transpose.
+    /// The four columns, each read top to bottom as a row (row 0 in the
+    /// lowest nibble), without a transpose.
     #[inline]
-    fn map_columns(self, table: &[u64; 1 << 16]) -> u64 {
-        let t = self.0;
-        table[(t & ROW_MASK) as usize]
-            | table[(t >> 16 & ROW_MASK) as usize] << 4
-            | table[(t >> 32 & ROW_MASK) as usize] << 8
-            | table[(t >> 48) as usize] << 12
+    const fn columns(self) -> [usize; 4] {
+        // After the shift and mask, row k of column c sits at bits 16k. The
+        // multiplier 2^48 + 2^36 + 2^24 + 2^12 moves row k to bits 48 + 4k;
+        // every other product lands below bit 48, on nibbles of its own, so
+        // no carry reaches the top 16 bits.
+        const MASK: u64 = 0x000F_000F_000F_000F;
+        const GATHER: u64 = 0x0001_0010_0100_1000;
+        let x = self.0;
+        [
+            ((x & MASK).wrapping_mul(GATHER) >> 48) as usize,
+            ((x >> 4 & MASK).wrapping_mul(GATHER) >> 48) as usize,
+            ((x >> 8 & MASK).wrapping_mul(GATHER) >> 48) as usize,
+            ((x >> 12 & MASK).wrapping_mul(GATHER) >> 48) as usize,
+        ]
+    }
+
+    /// Looks each column up in `table`, whose entries put the moved column
+    /// back in column 0, and shifts it into place: a move up or down with no
+    /// transpose at all.
+    #[inline]
+    fn map_columns(columns: [usize; 4], table: &[u64; 1 << 16]) -> u64 {
+        table[columns[0]]
+            | table[columns[1]] << 4
+            | table[columns[2]] << 8
+            | table[columns[3]] << 12
     }
 
     /// The board after pushing the tiles toward `dir`, without the score; the
@@ -174,8 +192,8 @@ impl Board {
         match dir {
             Direction::Left => Board(self.map_rows(&LEFT)),
             Direction::Right => Board(self.map_rows(&RIGHT)),
-            Direction::Up => Board(self.transpose().map_columns(&UP)),
-            Direction::Down => Board(self.transpose().map_columns(&DOWN)),
+            Direction::Up => Board(Board::map_columns(self.columns(), &UP)),
+            Direction::Down => Board(Board::map_columns(self.columns(), &DOWN)),
         }
     }
 
@@ -183,34 +201,32 @@ impl Board {
     /// or `None` when nothing moves.
     #[inline]
     pub fn slide(self, dir: Direction) -> Option<(Board, u32)> {
-        let (after, lines) = match dir {
-            Direction::Left => (self.map_rows(&LEFT), self),
-            Direction::Right => (self.map_rows(&RIGHT), self),
-            Direction::Up => {
-                let t = self.transpose();
-                (t.map_columns(&UP), t)
-            }
-            Direction::Down => {
-                let t = self.transpose();
-                (t.map_columns(&DOWN), t)
+        let (after, score) = match dir {
+            Direction::Left => (self.map_rows(&LEFT), self.row_scores()),
+            Direction::Right => (self.map_rows(&RIGHT), self.row_scores()),
+            Direction::Up | Direction::Down => {
+                let cols = self.columns();
+                let table = if dir == Direction::Up { &UP } else { &DOWN };
+                let score = SCORE[cols[0]] + SCORE[cols[1]] + SCORE[cols[2]] + SCORE[cols[3]];
+                (Board::map_columns(cols, table), score)
             }
         };
-        (after != self.0).then(|| (Board(after), lines.row_scores()))
+        (after != self.0).then_some((Board(after), score))
     }
 
-    /// The directions that change the board, by one table of "this row
+    /// The directions that change the board, by one table of "this line
     /// changes" bits looked up for the rows and for the columns.
     #[inline]
     pub fn legal_directions(self) -> DirectionSet {
-        let changes = |b: Board| {
-            let x = b.0;
-            CHANGES[(x & ROW_MASK) as usize]
-                | CHANGES[(x >> 16 & ROW_MASK) as usize]
-                | CHANGES[(x >> 32 & ROW_MASK) as usize]
-                | CHANGES[(x >> 48) as usize]
-        };
+        let x = self.0;
+        let rows = CHANGES[(x & ROW_MASK) as usize]
+            | CHANGES[(x >> 16 & ROW_MASK) as usize]
+            | CHANGES[(x >> 32 & ROW_MASK) as usize]
+            | CHANGES[(x >> 48) as usize];
+        let c = self.columns();
+        let columns = CHANGES[c[0]] | CHANGES[c[1]] | CHANGES[c[2]] | CHANGES[c[3]];
         // Bit 0 of CHANGES is "toward cell 0": left for rows, up for columns.
-        DirectionSet::from_toward_start_end(changes(self.transpose()), changes(self))
+        DirectionSet::from_toward_start_end(columns, rows)
     }
 
     /// The number of empty cells.

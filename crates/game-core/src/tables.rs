@@ -1,7 +1,7 @@
 //! Move tables over all 65,536 rows of four 4-bit cells, built at compile time.
 //!
 //! A row is a `u16`: cell 0 (the leftmost) in the lowest nibble. A column is
-//! read the same way once the board is transposed: cell 0 is row 0.
+//! read the same way, top to bottom: cell 0 is row 0.
 
 use crate::line::slide_toward_start;
 
@@ -13,8 +13,8 @@ pub(crate) static LEFT: [u16; ROWS] = build_rows(false);
 pub(crate) static RIGHT: [u16; ROWS] = build_rows(true);
 /// For each column (read top to bottom as a row), the column after a move
 /// up, spread back into column 0 of a board: cell `i` at bits `16 * i`. A
-/// move up is then four look-ups on the transposed board, shifted into
-/// columns 0 to 3, with no transpose back.
+/// move up is then four look-ups of the columns, each shifted into its
+/// place, with no transpose.
 pub(crate) static UP: [u64; ROWS] = spread_all(&LEFT);
 /// The same for a move down.
 pub(crate) static DOWN: [u64; ROWS] = spread_all(&RIGHT);
