@@ -31,26 +31,59 @@ struct Tournament {
     seed_start: u64,
     /// Further `tournament` flags for this preset.
     extra_args: &'static [&'static str],
+    /// What the table should say about these games (empty: full games).
+    note: &'static str,
 }
 
 /// The published tournaments. Games are numbered from `seed_start`, so a run
 /// is the same games every time.
 ///
-/// The preset names, game counts and flags follow the plan for the
-/// `cli-ascii tournament` command and are to be adjusted when it lands: the
-/// default preset's count must keep it within about 15 minutes on 2 cores,
-/// and the tutorial preset must play under the tutorial's rules.
+/// A full game of the default preset lasts from several minutes to over an
+/// hour (tens of thousands of moves), so here its games stop after a fixed
+/// number of moves, to fit the whole task in about 15 minutes on 2 cores; its
+/// full-game strength comes from the committed long-tournament records (see
+/// [`LONG_RUNS_DIR`]). The tutorial preset plays under the tutorial's rules.
 const TOURNAMENTS: &[Tournament] = &[
-    Tournament { preset: "fast", games: 200, quick_games: 10, seed_start: 1, extra_args: &[] },
-    Tournament { preset: "default", games: 20, quick_games: 2, seed_start: 1, extra_args: &[] },
-    Tournament { preset: "tutorial", games: 200, quick_games: 10, seed_start: 1, extra_args: &[] },
+    Tournament {
+        preset: "fast",
+        games: 200,
+        quick_games: 10,
+        seed_start: 1,
+        extra_args: &[],
+        note: "",
+    },
+    Tournament {
+        preset: "default",
+        games: 6,
+        quick_games: 1,
+        seed_start: 1,
+        extra_args: &["--max-moves", "1500"],
+        note: "first 1,500 moves",
+    },
+    Tournament {
+        preset: "tutorial",
+        games: 200,
+        quick_games: 10,
+        seed_start: 1,
+        extra_args: &["--tutorial-rules"],
+        note: "tutorial's rules",
+    },
 ];
+
+/// Committed per-game records of long tournaments (full games, run in the
+/// background across sessions): `NAME.csv` in the usual format, and
+/// `NAME.txt`, one paragraph on how they were produced (command, commit,
+/// machine). `results` summarises them; it does not replay them.
+const LONG_RUNS_DIR: &str = "docs/data";
 
 /// The thread-scaling run: one preset, a few games, at 1 thread and at every
 /// core, compared by moves per second.
 const SCALING_PRESET: &str = "default";
-const SCALING_GAMES: u32 = 4;
+const SCALING_GAMES: u32 = 2;
 const SCALING_QUICK_GAMES: u32 = 1;
+/// The scaling games stop here: the same seeds give the same games at every
+/// thread count, so their times compare the same work.
+const SCALING_MAX_MOVES: &str = "400";
 
 #[derive(Debug, Default, PartialEq, Eq)]
 struct ResultsArgs {
@@ -101,6 +134,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         runs.push(TournamentRun {
             preset: tournament.preset,
             seed_start: tournament.seed_start,
+            note: tournament.note,
             outcome,
         });
     }
@@ -112,6 +146,9 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             let csv = format!("{SCRATCH_DIR}/scaling-{threads}.csv");
             let mut scaling_args = tournament_args(SCALING_PRESET, games, 1, &csv);
             scaling_args.extend(["--threads".to_owned(), threads.to_string()]);
+            scaling_args.extend(["--max-moves".to_owned(), SCALING_MAX_MOVES.to_owned()]);
+            // One game at a time: the threads under test are the search's.
+            scaling_args.extend(["--parallel".to_owned(), "1".to_owned()]);
             let outcome = run_tournament(&binary, &scaling_args, &csv)?;
             commands.push(outcome.command.clone());
             scaling.push((threads, outcome));
@@ -132,7 +169,8 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     let svg = plot::score_distribution_svg("Score distribution per preset", &series);
     fs::write(project_root().join(RESULTS_SVG), svg)?;
 
-    let report = Report { quick: args.quick, machine, bench_rows, runs, scaling, commands };
+    let long = long_runs()?;
+    let report = Report { quick: args.quick, machine, bench_rows, runs, long, scaling, commands };
     fs::write(project_root().join(RESULTS_MD), render_markdown(&report))?;
     println!("\nwrote {RESULTS_MD} and {RESULTS_SVG} in {}", format_duration(started.elapsed()));
     Ok(())
@@ -204,7 +242,37 @@ struct Outcome {
 struct TournamentRun {
     preset: &'static str,
     seed_start: u64,
+    note: &'static str,
     outcome: Outcome,
+}
+
+/// A committed long tournament: its name, provenance and records.
+#[derive(Debug)]
+struct LongRun {
+    name: String,
+    provenance: String,
+    records: Vec<records::GameRecord>,
+}
+
+/// Reads every `NAME.csv` (with its `NAME.txt`) under [`LONG_RUNS_DIR`].
+fn long_runs() -> Result<Vec<LongRun>> {
+    let dir = project_root().join(LONG_RUNS_DIR);
+    let Ok(entries) = fs::read_dir(&dir) else { return Ok(Vec::new()) };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+        .collect();
+    paths.sort();
+    let mut runs = Vec::new();
+    for path in paths {
+        let text = fs::read_to_string(&path)?;
+        let records =
+            records::parse_csv(&text).map_err(|err| format!("{}: {err}", path.display()))?;
+        let provenance = fs::read_to_string(path.with_extension("txt")).unwrap_or_default();
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        runs.push(LongRun { name, provenance: provenance.trim().to_owned(), records });
+    }
+    Ok(runs)
 }
 
 fn run_tournament(binary: &Path, args: &[String], csv: &str) -> Result<Outcome> {
@@ -241,6 +309,7 @@ struct Report {
     machine: Machine,
     bench_rows: Vec<BenchRow>,
     runs: Vec<TournamentRun>,
+    long: Vec<LongRun>,
     scaling: Option<Vec<(usize, Outcome)>>,
     commands: Vec<String>,
 }
@@ -272,10 +341,14 @@ fn render_markdown(report: &Report) -> String {
             0 => "–".to_owned(),
             n => format!("{}..={}", run.seed_start, run.seed_start + n as u64 - 1),
         };
+        let preset = match run.note {
+            "" => run.preset.to_owned(),
+            note => format!("{} ({note})", run.preset),
+        };
         match Summary::of(records) {
             Some(s) => md.push_str(&format!(
                 "| {} | {} | {seeds} | {:.0} | {} | {} | {} | {} | {} | {} |\n",
-                run.preset,
+                preset,
                 s.games,
                 s.mean_score,
                 s.p10,
@@ -285,9 +358,7 @@ fn render_markdown(report: &Report) -> String {
                 s.millis_per_move().map_or("–".to_owned(), format_millis),
                 format_duration(run.outcome.wall),
             )),
-            None => {
-                md.push_str(&format!("| {} | 0 | – | – | – | – | – | – | – | – |\n", run.preset))
-            }
+            None => md.push_str(&format!("| {preset} | 0 | – | – | – | – | – | – | – | – |\n")),
         }
     }
 
@@ -307,6 +378,38 @@ fn render_markdown(report: &Report) -> String {
             None => md.push_str(&" – |".repeat(REACH_TILES.len())),
         }
         md.push('\n');
+    }
+
+    if !report.long.is_empty() {
+        md.push_str(
+            "\n### Long tournaments (committed records)\n\nFull games too long for this task, \
+             played in the background and kept game by game under `docs/data/`; \
+             summarised here, not replayed.\n\n\
+             | run | games | median score | best | time per move |",
+        );
+        for tile in REACH_TILES {
+            md.push_str(&format!(" {tile} |"));
+        }
+        md.push_str("\n|---|---:|---:|---:|---:|");
+        md.push_str(&"---:|".repeat(REACH_TILES.len()));
+        md.push('\n');
+        for run in &report.long {
+            let Some(s) = Summary::of(&run.records) else { continue };
+            md.push_str(&format!(
+                "| {} | {} | {} | {} | {} |",
+                run.name,
+                s.games,
+                s.median,
+                s.max,
+                s.millis_per_move().map_or("–".to_owned(), format_millis)
+            ));
+            s.reach.iter().for_each(|rate| md.push_str(&format!(" {:.1}% |", rate * 100.0)));
+            md.push('\n');
+        }
+        md.push('\n');
+        for run in &report.long {
+            md.push_str(&format!("- `{}`: {}\n", run.name, run.provenance));
+        }
     }
 
     md.push_str(
@@ -345,8 +448,8 @@ fn render_markdown(report: &Report) -> String {
         "\n## Benchmarks\n\nCriterion medians from `cargo bench` of game-core and \
          solver-expectimax (also printed by `cargo xtask bench`). Where a benchmark \
          declares a throughput, the last columns give the time per element and the \
-         rate (for the search benchmarks an element is a node, so the rate is nodes \
-         per second).\n\n",
+         rate (for the search benchmarks an element is a move application: every \
+         direction tried at a max node, the usual measure of a 2048 search's speed).\n\n",
     );
     if report.bench_rows.is_empty() {
         md.push_str("No benchmark results were produced.\n");
@@ -439,10 +542,21 @@ mod tests {
                 TournamentRun {
                     preset: "fast",
                     seed_start: 5,
+                    note: "",
                     outcome: outcome(vec![game(5, 20_000, 2048), game(6, 40_000, 4096)]),
                 },
-                TournamentRun { preset: "default", seed_start: 1, outcome: outcome(vec![]) },
+                TournamentRun {
+                    preset: "default",
+                    seed_start: 1,
+                    note: "first 1,500 moves",
+                    outcome: outcome(vec![]),
+                },
             ],
+            long: vec![LongRun {
+                name: "default-long".to_owned(),
+                provenance: "by hand".to_owned(),
+                records: vec![game(1, 300_000, 16384), game(2, 600_000, 32768)],
+            }],
             scaling: Some(vec![
                 (1, outcome(vec![game(1, 1, 2)])),
                 (2, outcome(vec![game(1, 1, 2)])),
@@ -458,7 +572,9 @@ mod tests {
             ),
             "{md}"
         );
-        assert!(md.contains("| default | 0 | – |"));
+        assert!(md.contains("| default (first 1,500 moves) | 0 | – |"), "{md}");
+        assert!(md.contains("| default-long | 2 | 300000 | 600000 |"), "{md}");
+        assert!(md.contains("- `default-long`: by hand"), "{md}");
         assert!(md.contains("| fast | 100.0% | 100.0% | 50.0% | 0.0% | 0.0% | 0.0% |"), "{md}");
         assert!(md.contains("](results.svg)"));
         assert!(md.contains("| 2 | 1 | 500.0 | 1.00x |"), "{md}");

@@ -114,7 +114,9 @@ impl Solver {
         let (table, evaluator) = match config.algorithm {
             Algorithm::Tutorial => (None, None),
             Algorithm::Expectimax { weights, .. } => {
-                (TransTable::with_bytes(config.table_bytes), Some(WeightedEvaluator::new(weights)))
+                let touch = config.time_budget.is_some();
+                let table = TransTable::with_bytes(config.table_bytes, touch);
+                (table, Some(WeightedEvaluator::new(weights)))
             }
         };
         Ok(Solver { config, pool, table, evaluator })

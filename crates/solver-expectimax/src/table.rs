@@ -43,18 +43,20 @@ fn pack_data(depth: u32, class: u32, value: f32) -> u64 {
 
 impl TransTable {
     /// A table of at most `bytes` bytes (a power-of-two number of entries);
-    /// `None` when that is not even one entry.
-    pub(crate) fn with_bytes(bytes: usize) -> Option<TransTable> {
+    /// `None` when that is not even one entry. With `touch`, every page is
+    /// written now (see below); otherwise pages are mapped as searches reach
+    /// them, which is cheaper when only a few decisions are made.
+    pub(crate) fn with_bytes(bytes: usize, touch: bool) -> Option<TransTable> {
         let entries = bytes / ENTRY_BYTES;
         if entries == 0 {
             return None;
         }
         let entries = 1usize << (usize::BITS - 1 - entries.leading_zeros());
         let slots: Box<[Slot]> = (0..entries).map(|_| Slot::default()).collect();
-        // The allocation may come as untouched zero pages; write one word per
-        // page now, so that the page faults happen here and not inside a
-        // timed search (where they cost a time budget several milliseconds).
-        for slot in slots.iter().step_by(4096 / ENTRY_BYTES) {
+        // The allocation may come as untouched zero pages; writing one word
+        // per page makes the page faults happen here and not inside a timed
+        // search, where they cost a time budget several milliseconds.
+        for slot in slots.iter().step_by(4096 / ENTRY_BYTES).filter(|_| touch) {
             slot.data.store(0, Ordering::Relaxed);
         }
         Some(TransTable { slots, mask: entries - 1 })
@@ -98,16 +100,16 @@ mod tests {
     #[test]
     fn the_size_bound_holds_and_rounds_down_to_a_power_of_two() {
         for bytes in [16, 17, 1000, 1 << 20, (1 << 20) + 5] {
-            let table = TransTable::with_bytes(bytes).expect("at least one entry");
+            let table = TransTable::with_bytes(bytes, true).expect("at least one entry");
             assert!(table.bytes() <= bytes);
             assert!(table.bytes() * 2 > bytes);
         }
-        assert!(TransTable::with_bytes(15).is_none());
+        assert!(TransTable::with_bytes(15, false).is_none());
     }
 
     #[test]
     fn entries_are_found_only_by_their_full_key() {
-        let table = TransTable::with_bytes(1 << 12).expect("table");
+        let table = TransTable::with_bytes(1 << 12, false).expect("table");
         table.put(0x1234, 3, 77, 1.5);
         assert_eq!(table.get(0x1234, 3, 77), Some(1.5));
         assert_eq!(table.get(0x1234, 2, 77), None);
