@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 use game_core::{Direction, Game, GameBoard, Rules, RulesBuilder, TurnRule};
 use solver_expectimax::{
-    Decision, Depth, ExpectimaxPlayer, Player, Preset, RandomPlayer, SearchConfig,
+    Algorithm, Decision, Depth, ExpectimaxPlayer, Player, Preset, RandomPlayer, SearchConfig,
 };
 
 use crate::cli::{PlayerKind, RulesArgs, SearchArgs};
@@ -45,19 +45,25 @@ pub(crate) fn search_config(
 
 /// The search settings of the common options for games on `size` x `size`.
 ///
-/// Only the packed 4x4 board has a transposition table, and boards from 5x5
-/// up have many more spawns per chance node: there the presets' depths take
-/// seconds to minutes per move (depth 2 on a 6x6 board: about 0.5 s), and
-/// the time budget does not stop the search in time yet. So, unless
-/// --depth or --time-ms says otherwise, such games search one layer deep,
-/// which keeps `watch --size 5` fluid.
+/// Boards from 5x5 up have many more spawns per chance node, so the presets'
+/// depths take seconds per move there (depth 3 on a 5x5 board with 19 empty
+/// cells: about 1.2 s). Unless --depth or --time-ms says otherwise, the
+/// expectimax presets get a budget of [`BIG_BOARD_BUDGET`] per move there
+/// (they deepen as far as it allows), and the tutorial's search, which has no
+/// budget, searches one layer deep; this keeps `watch --size 5` fluid.
 pub(crate) fn config_of(args: &SearchArgs, size: usize) -> SearchConfig {
     let mut config = search_config(args.preset, args.depth, args.time_ms, args.threads);
     if size > 4 && args.depth.is_none() && args.time_ms.is_none() {
-        config.depth = Depth::Fixed(1);
+        match config.algorithm {
+            Algorithm::Tutorial => config.depth = Depth::Fixed(1),
+            Algorithm::Expectimax { .. } => config.time_budget = Some(BIG_BOARD_BUDGET),
+        }
     }
     config
 }
+
+/// The time per move on boards above 4x4 when none is given.
+pub(crate) const BIG_BOARD_BUDGET: Duration = Duration::from_millis(50);
 
 /// The seed given, or one from the clock.
 pub(crate) fn seed_or_clock(seed: Option<u64>) -> (u64, bool) {
@@ -131,10 +137,12 @@ mod tests {
     }
 
     #[test]
-    fn big_boards_search_one_layer_unless_told_otherwise() {
+    fn big_boards_search_within_a_budget_unless_told_otherwise() {
         assert_eq!(config_of(&search(None, None), 4).depth, Preset::Default.config().depth);
         assert_eq!(config_of(&search(None, None), 3).depth, Preset::Default.config().depth);
-        assert_eq!(config_of(&search(None, None), 5).depth, Depth::Fixed(1));
+        let big = config_of(&search(None, None), 5);
+        assert_eq!(big.depth, Preset::Default.config().depth);
+        assert_eq!(big.time_budget, Some(BIG_BOARD_BUDGET));
         assert_eq!(config_of(&search(Some(3), None), 6).depth, Depth::Fixed(3));
         let timed = config_of(&search(None, Some(40)), 8);
         assert_eq!(timed.time_budget, Some(Duration::from_millis(40)));

@@ -159,13 +159,17 @@ impl Weights {
 
     /// The score of one line of exponents.
     pub fn line(&self, line: &[u8]) -> f32 {
+        self.line_with(&Powers::of(self), line)
+    }
+
+    fn line_with(&self, powers: &Powers, line: &[u8]) -> f32 {
         let mut empty = 0u32;
         let mut merges = 0u32;
         let mut run = 0u32;
         let mut prev = 0u8;
         let mut sum = 0f32;
         for &r in line {
-            sum += f32::from(r).powf(self.sum_power);
+            sum += powers.sum[usize::from(r)];
             if r == 0 {
                 empty += 1;
                 continue;
@@ -185,8 +189,8 @@ impl Weights {
         }
         let (mut left, mut right) = (0f32, 0f32);
         for pair in line.windows(2) {
-            let a = f32::from(pair[0]).powf(self.monotonicity_power);
-            let b = f32::from(pair[1]).powf(self.monotonicity_power);
+            let a = powers.monotonicity[usize::from(pair[0])];
+            let b = powers.monotonicity[usize::from(pair[1])];
             if pair[0] > pair[1] {
                 left += a - b;
             } else {
@@ -199,19 +203,39 @@ impl Weights {
     }
 }
 
+/// The powers of every exponent the weights use, computed once: `powf` per
+/// cell would dominate evaluating boards other than the packed one.
+#[derive(Debug, Clone)]
+struct Powers {
+    sum: [f32; 16],
+    monotonicity: [f32; 16],
+}
+
+impl Powers {
+    fn of(weights: &Weights) -> Powers {
+        Powers {
+            sum: std::array::from_fn(|r| (r as f32).powf(weights.sum_power)),
+            monotonicity: std::array::from_fn(|r| (r as f32).powf(weights.monotonicity_power)),
+        }
+    }
+}
+
 /// The strong evaluator: [`Weights`] applied to every row and column; on the
 /// packed board, eight look-ups in a table of all 65,536 rows.
 #[derive(Debug, Clone)]
 pub struct WeightedEvaluator {
     weights: Weights,
+    powers: Powers,
     rows: Box<[f32]>,
 }
 
 impl WeightedEvaluator {
     /// Builds the row table for these weights (about a millisecond).
     pub fn new(weights: Weights) -> WeightedEvaluator {
-        let rows = (0..=u16::MAX).map(|row| weights.line(&row_exponents(row))).collect();
-        WeightedEvaluator { weights, rows }
+        let powers = Powers::of(&weights);
+        let rows =
+            (0..=u16::MAX).map(|row| weights.line_with(&powers, &row_exponents(row))).collect();
+        WeightedEvaluator { weights, powers, rows }
     }
 
     /// The weights.
@@ -232,7 +256,7 @@ impl<B: GameBoard> Evaluator<B> for WeightedEvaluator {
             return self.packed(*packed);
         }
         let mut total = 0.0;
-        for_each_line(board, |line| total += self.weights.line(line));
+        for_each_line(board, |line| total += self.weights.line_with(&self.powers, line));
         total
     }
 }

@@ -9,6 +9,8 @@
 //! value a search would compute, and the decision at a fixed depth is the
 //! same whatever the thread count or the table's contents.
 
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -17,6 +19,7 @@ use game_core::{Board, Direction, GameBoard};
 use crate::eval::Evaluator;
 use crate::stats::Stats;
 use crate::table::TransTable;
+use crate::tutorial::MixHasher;
 
 /// Rounds a probability down to its class: sign, exponent and the top two
 /// mantissa bits of the `f32`.
@@ -46,11 +49,14 @@ pub(crate) struct Shared<'a, E> {
     pub(crate) stop: &'a AtomicBool,
 }
 
-/// One task's view: the shared part and its own counters.
-pub(crate) struct Task<'a, 's, E> {
+/// One task's view: the shared part, its own counters, and for boards
+/// without a table key (all but the packed 4x4 board) a memo of its own,
+/// exact for the same reason the table is.
+pub(crate) struct Task<'a, 's, E, B> {
     shared: &'s Shared<'a, E>,
     pub(crate) stats: Stats,
     until_clock: u32,
+    memo: HashMap<(B, u32, u32), f32, BuildHasherDefault<MixHasher>>,
 }
 
 /// The board after each direction, in [`Direction::ALL`] order. On the
@@ -88,11 +94,11 @@ impl<B: GameBoard> Keyed for B {
     }
 }
 
-impl<'a, 's, E> Task<'a, 's, E> {
+impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
     pub(crate) fn new(shared: &'s Shared<'a, E>) -> Self {
         // Read the clock at the first node: a root task may expand fewer
         // nodes than CLOCK_EVERY.
-        Task { shared, stats: Stats::default(), until_clock: 1 }
+        Task { shared, stats: Stats::default(), until_clock: 1, memo: HashMap::default() }
     }
 
     #[inline]
@@ -113,22 +119,16 @@ impl<'a, 's, E> Task<'a, 's, E> {
     }
 
     #[inline]
-    fn probe<B: GameBoard>(&self, board: &B, depth: u32, class: u32) -> Option<f32> {
-        self.shared.table.and_then(|t| board.key().and_then(|k| t.get(k, depth, class)))
+    fn probe(&self, board: &B, depth: u32, class: u32) -> Option<f32> {
+        match board.key() {
+            Some(k) => self.shared.table.and_then(|t| t.get(k, depth, class)),
+            None => self.memo.get(&(*board, depth, class)).copied(),
+        }
     }
 
     /// A chance node that is neither a leaf nor in the table: every spawn,
     /// then the result stored.
-    fn expand<B: GameBoard>(
-        &mut self,
-        board: &B,
-        depth: u32,
-        prob: f32,
-        class: u32,
-    ) -> Result<f32, Aborted>
-    where
-        E: Evaluator<B>,
-    {
+    fn expand(&mut self, board: &B, depth: u32, prob: f32, class: u32) -> Result<f32, Aborted> {
         self.check_clock()?;
         self.stats.nodes += 1;
         let n = board.count_empty();
@@ -146,24 +146,21 @@ impl<'a, 's, E> Task<'a, 's, E> {
             }
         }
         let value = total / n as f32;
-        let stored = self.shared.table.filter(|_| depth >= MIN_TABLE_DEPTH);
-        if let (Some(table), Some(k)) = (stored, board.key()) {
-            table.put(k, depth, class, value);
+        if depth >= MIN_TABLE_DEPTH {
+            match (self.shared.table, board.key()) {
+                (Some(table), Some(k)) => table.put(k, depth, class, value),
+                (_, Some(_)) => {}
+                (_, None) => {
+                    self.memo.insert((*board, depth, class), value);
+                }
+            }
         }
         Ok(value)
     }
 
     /// A max node: the best chance node over the directions that change the
     /// board, or 0 (a lost board) when none does.
-    pub(crate) fn max<B: GameBoard>(
-        &mut self,
-        board: &B,
-        depth: u32,
-        prob: f32,
-    ) -> Result<f32, Aborted>
-    where
-        E: Evaluator<B>,
-    {
+    pub(crate) fn max(&mut self, board: &B, depth: u32, prob: f32) -> Result<f32, Aborted> {
         self.stats.moves += 4;
         let children = shifts(board);
         let legal = children.map(|c| c != *board);
