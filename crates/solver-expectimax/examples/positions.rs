@@ -2,7 +2,7 @@
 //! preset, a few times over, and prints the move applications per second:
 //! a quick speed check to run under `/usr/bin/time` or valgrind.
 //!
-//! `cargo run --release -p solver-expectimax --example positions -- PRESET THREADS ROUNDS [PHASE]`
+//! `cargo run --release -p solver-expectimax --example positions -- PRESET THREADS ROUNDS [PHASE [TABLE_MIB]]`
 
 use std::io::Write;
 use std::time::Instant;
@@ -15,7 +15,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let preset: Preset = args.first().map_or("default", String::as_str).parse()?;
     let threads: usize = args.get(1).map_or(Ok(1), |s| s.parse())?;
     let rounds: usize = args.get(2).map_or(Ok(1), |s| s.parse())?;
-    let phase = args.get(3);
+    let phase = args.get(3).filter(|p| p.as_str() != "all");
+    let table_mib: usize = args.get(4).map_or(Ok(64), |s| s.parse())?;
     let boards: Vec<Board> = include_str!("../benches/positions.txt")
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -24,7 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect::<Result<_, _>>()?;
     let mut config = preset.config();
     config.threads = threads;
-    config.table_bytes = config.table_bytes.min(64 << 20);
+    config.table_bytes = config.table_bytes.min(table_mib << 20);
     let start = Instant::now();
     let mut moves = 0;
     for _ in 0..rounds {
