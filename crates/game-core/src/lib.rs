@@ -51,3 +51,9 @@ pub use grid::{Grid, MAX_SIZE, MIN_SIZE};
 pub use line::MAX_EXPONENT;
 pub use rules::{Rules, RulesBuilder, TurnRule};
 pub use traits::{GameBoard, exponent_to_value, value_to_exponent};
+
+/// The workspace README's Rust examples (using game-core from another
+/// project), compiled and run by `cargo test --doc` so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
