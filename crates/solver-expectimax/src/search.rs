@@ -67,6 +67,38 @@ pub(crate) fn shifts<B: GameBoard>(board: &B) -> [B; 4] {
     Direction::ALL.map(|d| board.shift(d))
 }
 
+/// A piece of search that can run as its own parallel task.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Work<B> {
+    /// A whole max node.
+    Max { board: B, depth: u32, prob: f32 },
+    /// One child chance node of a max node, its probability already
+    /// rounded to its class (exactly as [`Task::max`] would pass it).
+    Chance { board: B, depth: u32, prob: f32, class: u32 },
+}
+
+/// Splits the max node (board, depth, prob) into its children's chance
+/// nodes, or keeps it whole when they are leaves (too cheap to be worth a
+/// task). A max node with no legal direction gives no work (its value is 0).
+/// Returns the work and the move applications spent deciding.
+pub(crate) fn split<B: GameBoard>(
+    board: &B,
+    depth: u32,
+    prob: f32,
+    cutoff: f32,
+) -> (Vec<Work<B>>, u64) {
+    let (q, class) = quantize(prob);
+    if depth <= 1 || q < cutoff {
+        return (vec![Work::Max { board: *board, depth, prob }], 0);
+    }
+    let work = shifts(board)
+        .into_iter()
+        .filter(|child| child != board)
+        .map(|child| Work::Chance { board: child, depth: depth - 1, prob: q, class })
+        .collect();
+    (work, 4)
+}
+
 /// The search was stopped by its deadline.
 pub(crate) struct Aborted;
 
@@ -104,6 +136,20 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
             }
         }
         Ok(())
+    }
+
+    /// Runs one piece of split work.
+    pub(crate) fn run(&mut self, work: &Work<B>) -> Result<f32, Aborted> {
+        match *work {
+            Work::Max { board, depth, prob } => self.max(&board, depth, prob),
+            Work::Chance { board, depth, prob, class } => match self.probe(&board, depth, class) {
+                Some(v) => {
+                    self.stats.table_hits += 1;
+                    Ok(v)
+                }
+                None => self.expand(&board, depth, prob, class),
+            },
+        }
     }
 
     #[inline]

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use crate::config::{Algorithm, ConfigError, Depth, SearchConfig};
 use crate::eval::{Evaluator, WeightedEvaluator};
-use crate::search::{Shared, Task};
+use crate::search::{Shared, Task, split};
 use crate::stats::Stats;
 use crate::table::TransTable;
 use crate::tutorial::Tutorial;
@@ -324,22 +324,35 @@ impl Solver {
                 deadline,
                 stop: &stop,
             };
-            let results = self.run_tasks(&tasks, |(i, spawned, four)| {
-                let mut task = Task::new(&shared);
+            // Each spawn below the root is a max node; split them into
+            // their children so that there are enough tasks to keep every
+            // thread busy. A max of pure values is the same in any order.
+            let mut work = Vec::new();
+            for (k, (i, spawned, four)) in tasks.iter().enumerate() {
                 let n = moved[*i].1.count_empty() as f32;
                 let p = if *four { shared.p4 } else { shared.p2 };
-                let v = task.max(spawned, depth, p / n);
+                let (pieces, moves) = split(spawned, depth, p / n, cutoff);
+                stats.moves += moves;
+                work.extend(pieces.into_iter().map(|w| (k, w)));
+            }
+            let results = self.run_tasks(&work, |(_, w)| {
+                let mut task = Task::new(&shared);
+                let v = task.run(w);
                 (v.ok(), task.stats)
             });
-            let mut totals = vec![0f32; moved.len()];
+            let mut best = vec![0f32; tasks.len()];
             let mut finished = true;
-            for ((i, _, four), (v, s)) in tasks.iter().zip(results) {
+            for ((k, _), (v, s)) in work.iter().zip(results) {
                 stats += s;
-                let p = if *four { shared.p4 } else { shared.p2 };
                 match v {
-                    Some(v) => totals[*i] += p * v,
+                    Some(v) => best[*k] = best[*k].max(v),
                     None => finished = false,
                 }
+            }
+            let mut totals = vec![0f32; moved.len()];
+            for ((i, _, four), v) in tasks.iter().zip(&best) {
+                let p = if *four { shared.p4 } else { shared.p2 };
+                totals[*i] += p * v;
             }
             if !finished {
                 break;
