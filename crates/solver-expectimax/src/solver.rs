@@ -132,6 +132,15 @@ impl Solver {
         self.table.as_ref().map_or(0, TransTable::bytes)
     }
 
+    /// Empties the transposition table, so that the next decision searches
+    /// from a cold table (as benchmarks want). Decisions never need this:
+    /// the table's entries stay exact from move to move and game to game.
+    pub fn clear_table(&self) {
+        if let Some(table) = &self.table {
+            table.clear();
+        }
+    }
+
     /// The depth the settings give for `board`.
     pub fn depth_for<B: GameBoard>(&self, board: &B) -> u32 {
         match self.config.depth {

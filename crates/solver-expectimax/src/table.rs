@@ -62,6 +62,14 @@ impl TransTable {
         Some(TransTable { slots, mask: entries - 1 })
     }
 
+    /// Forgets every entry (and maps every page, as a side effect).
+    pub(crate) fn clear(&self) {
+        for slot in self.slots.iter() {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
+    }
+
     /// The table's size in bytes.
     pub(crate) fn bytes(&self) -> usize {
         self.slots.len() * ENTRY_BYTES
