@@ -10,6 +10,7 @@
 //! with the Java transliteration, which `cargo test` checks).
 
 use std::hint::black_box;
+use std::io::Write;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use game_core::{Board, Direction, Rules};
@@ -151,7 +152,9 @@ fn budget(c: &mut Criterion) {
         let within = times.iter().filter(|&&t| t <= limit).count();
         let share = within as f64 / times.len().max(1) as f64;
         let worst = times.last().copied().unwrap_or_default();
-        eprintln!(
+        // The report goes beside criterion's own lines on stderr.
+        let _ = writeln!(
+            std::io::stderr(),
             "budget {ms} ms: {within} of {} decisions within {limit:?} ({:.2}%), worst {worst:?}",
             times.len(),
             share * 100.0
