@@ -85,7 +85,7 @@ pub(crate) fn parse_csv(text: &str) -> Result<Vec<GameRecord>, CsvError> {
 }
 
 /// The tiles whose reach rate the results report.
-pub(crate) const REACH_TILES: [u64; 6] = [1024, 2048, 4096, 8192, 16384, 32768];
+pub(crate) const REACH_TILES: [u64; 8] = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768];
 
 /// What a tournament amounted to.
 #[derive(Debug, Clone, PartialEq)]
@@ -225,7 +225,7 @@ mod tests {
             (summary.p10, summary.median, summary.p90, summary.max),
             (1000, 20000, 60000, 60000)
         );
-        assert_eq!(summary.reach[..3], [0.75, 0.5, 0.25]);
+        assert_eq!(summary.reach[..5], [0.75, 0.75, 0.75, 0.5, 0.25]);
         assert_eq!(summary.millis_per_move(), Some(0.5));
         assert_eq!(summary.moves_per_second(), Some(2000.0));
         assert_eq!(Summary::of(&[]), None);

@@ -83,7 +83,7 @@ const SCALING_GAMES: u32 = 2;
 const SCALING_QUICK_GAMES: u32 = 1;
 /// The scaling games stop here: the same seeds give the same games at every
 /// thread count, so their times compare the same work.
-const SCALING_MAX_MOVES: &str = "400";
+const SCALING_MAX_MOVES: &str = "1500";
 
 #[derive(Debug, Default, PartialEq, Eq)]
 struct ResultsArgs {
@@ -575,7 +575,12 @@ mod tests {
         assert!(md.contains("| default (first 1,500 moves) | 0 | – |"), "{md}");
         assert!(md.contains("| default-long | 2 | 300000 | 600000 |"), "{md}");
         assert!(md.contains("- `default-long`: by hand"), "{md}");
-        assert!(md.contains("| fast | 100.0% | 100.0% | 50.0% | 0.0% | 0.0% | 0.0% |"), "{md}");
+        assert!(
+            md.contains(
+                "| fast | 100.0% | 100.0% | 100.0% | 100.0% | 50.0% | 0.0% | 0.0% | 0.0% |"
+            ),
+            "{md}"
+        );
         assert!(md.contains("](results.svg)"));
         assert!(md.contains("| 2 | 1 | 500.0 | 1.00x |"), "{md}");
         assert!(md.contains("| `moves/left` | 2.00 ns | – | – |"));

@@ -16,7 +16,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     // The rules' other settings are checked here once; each board brings its size.
     let rules = RulesBuilder { four_probability: args.four_probability, ..RulesBuilder::default() }
         .build()?;
-    let config = setup::search_config(args.preset, args.depth, args.time_ms, args.threads);
+    let config = setup::search_config(&args.settings);
     let solver = Solver::new(config).context("invalid search settings")?;
     let mut out = BufWriter::new(io::stdout().lock());
     if !args.board.is_empty() {

@@ -61,12 +61,19 @@ pub(crate) enum PlayerKind {
     Random,
 }
 
-/// How the AI searches.
+/// Who plays, and how the AI searches.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct SearchArgs {
     /// Who plays.
     #[arg(long, value_enum, default_value_t = PlayerKind::Expectimax)]
     pub(crate) player: PlayerKind,
+    #[command(flatten)]
+    pub(crate) settings: SearchSettings,
+}
+
+/// How the AI searches: a preset, then the overrides.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct SearchSettings {
     /// The search settings: tutorial (the Java tutorial's player), fast,
     /// default or max.
     #[arg(long, default_value_t = Preset::Default)]
@@ -146,18 +153,8 @@ pub(crate) struct AnalyzeArgs {
     /// One JSON object per board instead of text.
     #[arg(long)]
     pub(crate) json: bool,
-    /// The search settings: tutorial, fast, default or max.
-    #[arg(long, default_value_t = Preset::Default)]
-    pub(crate) preset: Preset,
-    /// Search this many chance layers deep (overrides the preset).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
-    pub(crate) depth: Option<u32>,
-    /// Deepen one layer at a time within this budget.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub(crate) time_ms: Option<u64>,
-    /// Search threads (default: the preset's).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
-    pub(crate) threads: Option<u64>,
+    #[command(flatten)]
+    pub(crate) settings: SearchSettings,
     /// The probability that a new tile is a 4, which weighs the chance nodes.
     #[arg(long, value_name = "P", default_value_t = 0.1)]
     pub(crate) four_probability: f64,

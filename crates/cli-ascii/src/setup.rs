@@ -6,10 +6,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 use game_core::{Direction, Game, GameBoard, Rules, RulesBuilder, TurnRule};
 use solver_expectimax::{
-    Algorithm, Decision, Depth, ExpectimaxPlayer, Player, Preset, RandomPlayer, SearchConfig,
+    Algorithm, Decision, Depth, ExpectimaxPlayer, Player, RandomPlayer, SearchConfig,
 };
 
-use crate::cli::{PlayerKind, RulesArgs, SearchArgs};
+use crate::cli::{PlayerKind, RulesArgs, SearchArgs, SearchSettings};
 
 /// The rules the options ask for, checked by game-core.
 pub(crate) fn rules(args: &RulesArgs) -> anyhow::Result<Rules> {
@@ -24,20 +24,15 @@ pub(crate) fn rules(args: &RulesArgs) -> anyhow::Result<Rules> {
 }
 
 /// The search settings: the preset, then the overrides.
-pub(crate) fn search_config(
-    preset: Preset,
-    depth: Option<u32>,
-    time_ms: Option<u64>,
-    threads: Option<u64>,
-) -> SearchConfig {
-    let mut config = preset.config();
-    if let Some(depth) = depth {
+pub(crate) fn search_config(settings: &SearchSettings) -> SearchConfig {
+    let mut config = settings.preset.config();
+    if let Some(depth) = settings.depth {
         config.depth = Depth::Fixed(depth);
     }
-    if let Some(ms) = time_ms {
+    if let Some(ms) = settings.time_ms {
         config.time_budget = Some(Duration::from_millis(ms));
     }
-    if let Some(threads) = threads {
+    if let Some(threads) = settings.threads {
         config.threads = usize::try_from(threads).unwrap_or(1);
     }
     config
@@ -52,8 +47,9 @@ pub(crate) fn search_config(
 /// (they deepen as far as it allows), and the tutorial's search, which has no
 /// budget, searches one layer deep; this keeps `watch --size 5` fluid.
 pub(crate) fn config_of(args: &SearchArgs, size: usize) -> SearchConfig {
-    let mut config = search_config(args.preset, args.depth, args.time_ms, args.threads);
-    if size > 4 && args.depth.is_none() && args.time_ms.is_none() {
+    let settings = &args.settings;
+    let mut config = search_config(settings);
+    if size > 4 && settings.depth.is_none() && settings.time_ms.is_none() {
         match config.algorithm {
             Algorithm::Tutorial => config.depth = Depth::Fixed(1),
             Algorithm::Expectimax { .. } => config.time_budget = Some(BIG_BOARD_BUDGET),
@@ -125,14 +121,12 @@ pub(crate) fn stdout_is_terminal() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use solver_expectimax::Preset;
 
     fn search(depth: Option<u32>, time_ms: Option<u64>) -> SearchArgs {
         SearchArgs {
             player: PlayerKind::Expectimax,
-            preset: Preset::Default,
-            depth,
-            time_ms,
-            threads: Some(1),
+            settings: SearchSettings { preset: Preset::Default, depth, time_ms, threads: Some(1) },
         }
     }
 

@@ -107,7 +107,7 @@ fn summary_table(
 ) -> String {
     let s = Summary::of(records);
     let who = match args.search.player {
-        PlayerKind::Expectimax => format!("expectimax, preset {}", args.search.preset),
+        PlayerKind::Expectimax => format!("expectimax, preset {}", args.search.settings.preset),
         PlayerKind::Random => "random player".to_owned(),
     };
     let last_seed = args.seed_start.wrapping_add(args.games.saturating_sub(1));

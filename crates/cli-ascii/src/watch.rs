@@ -37,7 +37,7 @@ pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<()> {
     let (seed, seed_from_clock) = setup::seed_or_clock(args.seed);
     let mut player = AnyPlayer::new(args.search.player, config, seed)?;
     let who = match args.search.player {
-        PlayerKind::Expectimax => format!("expectimax, preset {}", args.search.preset),
+        PlayerKind::Expectimax => format!("expectimax, preset {}", args.search.settings.preset),
         PlayerKind::Random => "random player".to_owned(),
     };
     let watch = Watch {

@@ -158,11 +158,14 @@ impl Preset {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let expectimax = Algorithm::Expectimax { weights: Weights::STANDARD, prob_cutoff: 1e-4 };
         match self {
+            // One thread: at depth 3 the tree is small and memoised subtrees
+            // are shared within a thread's run of tasks only, so a second
+            // thread repeats work and measured slower (docs/solver.md).
             Preset::Tutorial => SearchConfig {
                 algorithm: Algorithm::Tutorial,
                 depth: Depth::Fixed(3),
                 time_budget: None,
-                threads,
+                threads: 1,
                 table_bytes: 0,
             },
             Preset::Fast => SearchConfig {
