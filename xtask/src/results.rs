@@ -135,6 +135,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             preset: tournament.preset,
             seed_start: tournament.seed_start,
             note: tournament.note,
+            capped: tournament.extra_args.contains(&"--max-moves"),
             outcome,
         });
     }
@@ -159,17 +160,24 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         None
     };
 
-    let series: Vec<Series> = runs
+    // The plot shows final scores only: games stopped after a number of
+    // moves are left out, the committed full games of long runs go in.
+    let long = long_runs()?;
+    let mut series: Vec<Series> = runs
         .iter()
+        .filter(|run| !run.capped)
         .map(|run| Series {
             name: run.preset.to_owned(),
             scores: run.outcome.records.iter().map(|r| r.score).collect(),
         })
         .collect();
+    series.extend(long.iter().map(|run| Series {
+        name: run.name.clone(),
+        scores: run.records.iter().map(|r| r.score).collect(),
+    }));
     let svg = plot::score_distribution_svg("Score distribution per preset", &series);
     fs::write(project_root().join(RESULTS_SVG), svg)?;
 
-    let long = long_runs()?;
     let report = Report { quick: args.quick, machine, bench_rows, runs, long, scaling, commands };
     fs::write(project_root().join(RESULTS_MD), render_markdown(&report))?;
     println!("\nwrote {RESULTS_MD} and {RESULTS_SVG} in {}", format_duration(started.elapsed()));
@@ -243,6 +251,9 @@ struct TournamentRun {
     preset: &'static str,
     seed_start: u64,
     note: &'static str,
+    /// Whether the games stopped after a number of moves (their scores are
+    /// not final, so they stay out of the plot).
+    capped: bool,
     outcome: Outcome,
 }
 
@@ -543,12 +554,14 @@ mod tests {
                     preset: "fast",
                     seed_start: 5,
                     note: "",
+                    capped: false,
                     outcome: outcome(vec![game(5, 20_000, 2048), game(6, 40_000, 4096)]),
                 },
                 TournamentRun {
                     preset: "default",
                     seed_start: 1,
                     note: "first 1,500 moves",
+                    capped: true,
                     outcome: outcome(vec![]),
                 },
             ],
