@@ -80,15 +80,33 @@ impl std::error::Error for SearchError {}
 pub struct Solver {
     config: SearchConfig,
     pool: Option<rayon::ThreadPool>,
-    table: Option<TransTable>,
-    evaluator: Option<WeightedEvaluator>,
+    engine: Engine,
+}
+
+/// What a solver keeps for its algorithm between decisions.
+#[allow(clippy::large_enum_variant, reason = "one per solver, made once and never moved again")]
+enum Engine {
+    /// The tutorial's search keeps nothing (its memos live per decision).
+    Tutorial,
+    /// The strong search keeps its evaluator's row table and its
+    /// transposition table (none when `table_bytes` is below one entry).
+    Expectimax { eval: WeightedEvaluator, table: Option<TransTable>, cutoff: f32 },
+}
+
+impl Engine {
+    fn table(&self) -> Option<&TransTable> {
+        match self {
+            Engine::Expectimax { table, .. } => table.as_ref(),
+            Engine::Tutorial => None,
+        }
+    }
 }
 
 impl fmt::Debug for Solver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Solver")
             .field("config", &self.config)
-            .field("table_bytes", &self.table.as_ref().map_or(0, TransTable::bytes))
+            .field("table_bytes", &self.table_bytes())
             .finish_non_exhaustive()
     }
 }
@@ -111,15 +129,18 @@ impl Solver {
         } else {
             None
         };
-        let (table, evaluator) = match config.algorithm {
-            Algorithm::Tutorial => (None, None),
-            Algorithm::Expectimax { weights, .. } => {
+        let engine = match config.algorithm {
+            Algorithm::Tutorial => Engine::Tutorial,
+            Algorithm::Expectimax { weights, prob_cutoff } => {
                 let touch = config.time_budget.is_some();
-                let table = TransTable::with_bytes(config.table_bytes, touch);
-                (table, Some(WeightedEvaluator::new(weights)))
+                Engine::Expectimax {
+                    eval: WeightedEvaluator::new(weights),
+                    table: TransTable::with_bytes(config.table_bytes, touch),
+                    cutoff: prob_cutoff,
+                }
             }
         };
-        Ok(Solver { config, pool, table, evaluator })
+        Ok(Solver { config, pool, engine })
     }
 
     /// The settings.
@@ -129,14 +150,14 @@ impl Solver {
 
     /// The bytes held by the transposition table (0 when there is none).
     pub fn table_bytes(&self) -> usize {
-        self.table.as_ref().map_or(0, TransTable::bytes)
+        self.engine.table().map_or(0, TransTable::bytes)
     }
 
     /// Empties the transposition table, so that the next decision searches
     /// from a cold table (as benchmarks want). Decisions never need this:
     /// the table's entries stay exact from move to move and game to game.
     pub fn clear_table(&self) {
-        if let Some(table) = &self.table {
+        if let Some(table) = self.engine.table() {
             table.clear();
         }
     }
@@ -163,11 +184,11 @@ impl Solver {
     /// # Errors
     /// [`SearchError::NoMove`] when no direction changes the board.
     pub fn decide<B: GameBoard>(&self, board: &B, rules: &Rules) -> Result<Decision, SearchError> {
-        match (&self.config.algorithm, &self.evaluator) {
-            (Algorithm::Expectimax { prob_cutoff, .. }, Some(eval)) => {
-                self.decide_expectimax(board, rules, *prob_cutoff, eval, self.table.as_ref())
+        match &self.engine {
+            Engine::Expectimax { eval, table, cutoff } => {
+                self.decide_expectimax(board, rules, *cutoff, eval, table.as_ref())
             }
-            _ => self.decide_tutorial(board, rules),
+            Engine::Tutorial => self.decide_tutorial(board, rules),
         }
     }
 
@@ -272,12 +293,6 @@ impl Solver {
             stats += s;
         }
         stats.nodes += moved.len() as u64;
-        if depth == 0 {
-            // Depth 0 scores the moved boards themselves.
-            for (total, (_, after)) in totals.iter_mut().zip(&moved) {
-                *total = crate::eval::tutorial_score(after);
-            }
-        }
         let mut values = [None; 4];
         for ((dir, _), total) in moved.iter().zip(&totals) {
             values[dir.index()] = Some(f64::from(*total));
