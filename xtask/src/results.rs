@@ -61,6 +61,14 @@ const TOURNAMENTS: &[Tournament] = &[
         note: "first 1,500 moves",
     },
     Tournament {
+        preset: "max",
+        games: 2,
+        quick_games: 1,
+        seed_start: 1,
+        extra_args: &["--max-moves", "1000"],
+        note: "first 1,000 moves",
+    },
+    Tournament {
         preset: "tutorial",
         games: 200,
         quick_games: 10,
