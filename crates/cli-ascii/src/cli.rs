@@ -104,8 +104,10 @@ pub(crate) struct RulesArgs {
     pub(crate) tutorial_rules: bool,
 }
 
+/// What a game needs, whoever plays it: the player and search, the rules,
+/// the seed and the colours.
 #[derive(Debug, Clone, Args)]
-pub(crate) struct WatchArgs {
+pub(crate) struct GameArgs {
     #[command(flatten)]
     pub(crate) search: SearchArgs,
     #[command(flatten)]
@@ -113,6 +115,15 @@ pub(crate) struct WatchArgs {
     /// The game's seed (default: from the clock; the seed is always shown).
     #[arg(long)]
     pub(crate) seed: Option<u64>,
+    /// No colours (also when the NO_COLOR environment variable is set).
+    #[arg(long)]
+    pub(crate) no_color: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub(crate) struct WatchArgs {
+    #[command(flatten)]
+    pub(crate) game: GameArgs,
     /// Stop after this many moves.
     #[arg(long, value_name = "N")]
     pub(crate) max_moves: Option<u64>,
@@ -123,24 +134,13 @@ pub(crate) struct WatchArgs {
     /// transcript unless given).
     #[arg(long, value_name = "MS")]
     pub(crate) delay_ms: Option<u64>,
-    /// No colours (also when the NO_COLOR environment variable is set).
-    #[arg(long)]
-    pub(crate) no_color: bool,
 }
 
+/// `play`: the search and player behind the hints (h), and the game.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct PlayArgs {
-    /// The search behind the hints (h).
     #[command(flatten)]
-    pub(crate) search: SearchArgs,
-    #[command(flatten)]
-    pub(crate) rules: RulesArgs,
-    /// The game's seed (default: from the clock; the seed is always shown).
-    #[arg(long)]
-    pub(crate) seed: Option<u64>,
-    /// No colours (also when the NO_COLOR environment variable is set).
-    #[arg(long)]
-    pub(crate) no_color: bool,
+    pub(crate) game: GameArgs,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -211,17 +211,17 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<()> {
     if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
         anyhow::bail!("play needs a terminal (try `watch --transcript` for text output)");
     }
-    let rules = setup::rules(&args.rules)?;
-    let config = setup::config_of(&args.search, rules.size());
-    if args.search.player == PlayerKind::Expectimax {
+    let rules = setup::rules(&args.game.rules)?;
+    let config = setup::config_of(&args.game.search, rules.size());
+    if args.game.search.player == PlayerKind::Expectimax {
         config.validate().context("invalid search settings")?;
     }
-    let (seed, _) = setup::seed_or_clock(args.seed);
-    let color = setup::use_color(args.no_color);
+    let (seed, _) = setup::seed_or_clock(args.game.seed);
+    let color = setup::use_color(args.game.no_color);
     if rules.size() == 4 {
-        play_loop(Session::<Board>::new(rules, seed, args.search.player, config)?, color)
+        play_loop(Session::<Board>::new(rules, seed, args.game.search.player, config)?, color)
     } else {
-        play_loop(Session::<Grid>::new(rules, seed, args.search.player, config)?, color)
+        play_loop(Session::<Grid>::new(rules, seed, args.game.search.player, config)?, color)
     }
 }
 

@@ -32,12 +32,14 @@ struct Watch {
 }
 
 pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<()> {
-    let rules = setup::rules(&args.rules)?;
-    let config = setup::config_of(&args.search, rules.size());
-    let (seed, seed_from_clock) = setup::seed_or_clock(args.seed);
-    let mut player = AnyPlayer::new(args.search.player, config, seed)?;
-    let who = match args.search.player {
-        PlayerKind::Expectimax => format!("expectimax, preset {}", args.search.settings.preset),
+    let rules = setup::rules(&args.game.rules)?;
+    let config = setup::config_of(&args.game.search, rules.size());
+    let (seed, seed_from_clock) = setup::seed_or_clock(args.game.seed);
+    let mut player = AnyPlayer::new(args.game.search.player, config, seed)?;
+    let who = match args.game.search.player {
+        PlayerKind::Expectimax => {
+            format!("expectimax, preset {}", args.game.search.settings.preset)
+        }
         PlayerKind::Random => "random player".to_owned(),
     };
     let watch = Watch {
@@ -46,7 +48,7 @@ pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<()> {
         seed_from_clock,
         max_moves: args.max_moves,
         delay: args.delay_ms.map(Duration::from_millis),
-        color: setup::use_color(args.no_color),
+        color: setup::use_color(args.game.no_color),
         who,
     };
     let live = !args.transcript && setup::stdout_is_terminal();
