@@ -19,6 +19,7 @@ mod records;
 mod results;
 #[cfg(test)]
 mod tidy;
+mod tune;
 mod util;
 
 use std::process::ExitCode;
@@ -37,6 +38,12 @@ Tasks:
   results [--quick]  Run the standard benchmarks and seeded tournaments, then
                      regenerate docs/results.md and docs/results.svg. `--quick`
                      gives a small run for checking the pipeline.
+  tune [--preset P] [--games N] [--first-seed S] [--rounds R] [--step F] [--parallel N]
+                     Tune the evaluator's weights by seeded tournaments: a
+                     coordinate search that keeps a change only when its mean
+                     score beats the incumbent's by two standard errors over the
+                     same seeds (defaults: fast, 200 games, seeds from 1000001,
+                     1 round, step 0.25, all cores). Prints a Markdown table.
   help               Print this list.
 ";
 
@@ -54,6 +61,7 @@ fn main() -> ExitCode {
         "ci" => ci::run(rest),
         "bench" => bench::run(rest),
         "results" => results::run(rest),
+        "tune" => tune::run(rest),
         other => {
             eprintln!("error: unknown task `{other}`\n");
             eprint!("{HELP}");

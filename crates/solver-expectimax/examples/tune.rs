@@ -54,15 +54,14 @@ impl Options {
         };
         let mut args = args.iter();
         while let Some(flag) = args.next() {
-            let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-            let bad = |e: &dyn std::fmt::Display| format!("{flag} {value}: {e}");
+            let value = args.next();
             match flag.as_str() {
-                "--preset" => options.preset = value.parse().map_err(|e| bad(&e))?,
-                "--games" => options.games = value.parse().map_err(|e| bad(&e))?,
-                "--first-seed" => options.first_seed = value.parse().map_err(|e| bad(&e))?,
-                "--rounds" => options.rounds = value.parse().map_err(|e| bad(&e))?,
-                "--step" => options.step = value.parse().map_err(|e| bad(&e))?,
-                "--parallel" => options.parallel = value.parse().map_err(|e| bad(&e))?,
+                "--preset" => options.preset = parse_value(flag, value)?,
+                "--games" => options.games = parse_value(flag, value)?,
+                "--first-seed" => options.first_seed = parse_value(flag, value)?,
+                "--rounds" => options.rounds = parse_value(flag, value)?,
+                "--step" => options.step = parse_value(flag, value)?,
+                "--parallel" => options.parallel = parse_value(flag, value)?,
                 _ => return Err(format!("unknown option {flag}")),
             }
         }
@@ -77,6 +76,15 @@ impl Options {
         }
         Ok(options)
     }
+}
+
+fn parse_value<T>(flag: &str, value: Option<&String>) -> Result<T, String>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    let value = value.ok_or_else(|| format!("{flag} needs a value"))?;
+    value.parse().map_err(|e| format!("{flag} {value}: {e}"))
 }
 
 /// A tunable weight: how to read it and how to change it.
