@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use game_core::{Board, Direction, GameBoard};
+use rayon::prelude::*;
 
 use crate::eval::Evaluator;
 use crate::stats::Stats;
@@ -35,6 +36,11 @@ fn quantize(p: f32) -> (f32, u32) {
 /// `examples/positions.rs`: the same time per decision, half the moves).
 const MIN_TABLE_DEPTH: u32 = 2;
 
+/// Chance nodes at least this likely offer their spawns to idle threads
+/// (see [`Task::expand`]). Only the top of the tree is that likely, so the
+/// cost of offering is paid on a few hundred nodes per decision.
+const PARALLEL_MIN_PROB: f32 = 0.01;
+
 /// How often (in chance nodes) a timed search reads the clock.
 const CLOCK_EVERY: u32 = 128;
 
@@ -47,6 +53,9 @@ pub(crate) struct Shared<'a, E> {
     pub(crate) p4: f32,
     pub(crate) deadline: Option<Instant>,
     pub(crate) stop: &'a AtomicBool,
+    /// Whether the search runs on a pool of more than one thread, so that
+    /// the largest chance nodes offer their spawns to idle threads.
+    pub(crate) parallel: bool,
 }
 
 /// One task's view: the shared part, its own counters, and for boards
@@ -169,14 +178,20 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
         let cell_prob = prob / n as f32;
         let (p2, p4) = (self.shared.p2, self.shared.p4);
         let mut total = 0f32;
-        for idx in board.empty_cells() {
-            if p2 > 0.0 {
-                let v = self.max(&board.with_exponent_unchecked(idx, 1), depth, cell_prob * p2)?;
-                total += p2 * v;
-            }
-            if p4 > 0.0 {
-                let v = self.max(&board.with_exponent_unchecked(idx, 2), depth, cell_prob * p4)?;
-                total += p4 * v;
+        if self.shared.parallel && prob >= PARALLEL_MIN_PROB && board.key().is_some() {
+            total = self.expand_parallel(board, depth, cell_prob)?;
+        } else {
+            for idx in board.empty_cells() {
+                if p2 > 0.0 {
+                    let v =
+                        self.max(&board.with_exponent_unchecked(idx, 1), depth, cell_prob * p2)?;
+                    total += p2 * v;
+                }
+                if p4 > 0.0 {
+                    let v =
+                        self.max(&board.with_exponent_unchecked(idx, 2), depth, cell_prob * p4)?;
+                    total += p4 * v;
+                }
             }
         }
         let value = total / n as f32;
@@ -190,6 +205,39 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
             }
         }
         Ok(value)
+    }
+
+    /// The weighted sum over a chance node's spawns, as [`Task::expand`]
+    /// computes it, with the spawns offered to rayon: a busy pool runs them
+    /// here in order, an idle thread takes some. The root's tasks are few
+    /// and uneven late in a game (one or two empty cells), and without this
+    /// the thread that finishes first waits for the last large task. The
+    /// sum is taken in the same order as the sequential loop, so the value
+    /// is the same to the bit. (For packed boards only: other boards'
+    /// memos are per task and would start empty.)
+    fn expand_parallel(&mut self, board: &B, depth: u32, cell_prob: f32) -> Result<f32, Aborted> {
+        let (p2, p4) = (self.shared.p2, self.shared.p4);
+        let spawns: Vec<(B, f32)> = board
+            .empty_cells()
+            .flat_map(|idx| [(idx, 1, p2), (idx, 2, p4)])
+            .filter(|&(_, _, p)| p > 0.0)
+            .map(|(idx, exponent, p)| (board.with_exponent_unchecked(idx, exponent), p))
+            .collect();
+        let shared = self.shared;
+        let results: Vec<(Result<f32, Aborted>, Stats)> = spawns
+            .par_iter()
+            .map(|(spawned, p)| {
+                let mut task = Task::new(shared);
+                let v = task.max(spawned, depth, cell_prob * p);
+                (v, task.stats)
+            })
+            .collect();
+        let mut total = 0f32;
+        for ((_, p), (v, stats)) in spawns.iter().zip(results) {
+            self.stats += stats;
+            total += p * v?;
+        }
+        Ok(total)
     }
 
     /// A max node: the best chance node over the directions that change the

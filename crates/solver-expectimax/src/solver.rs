@@ -347,6 +347,7 @@ impl Solver {
                 p4: p4 as f32,
                 deadline,
                 stop: &stop,
+                parallel: self.pool.is_some(),
             };
             // Each spawn below the root is a max node; split them into
             // their children so that there are enough tasks to keep every

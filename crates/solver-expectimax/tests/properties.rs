@@ -87,6 +87,24 @@ fn deep_searches_agree_across_thread_counts_on_real_positions() {
     }
 }
 
+/// Crowded late boards leave the root few, uneven tasks, so a second thread
+/// runs out of them and takes spawns from inside the other's largest chance
+/// nodes: the sums must still come out the same to the bit.
+#[test]
+fn crowded_late_positions_agree_across_thread_counts() {
+    let late = include_str!("../benches/positions.txt")
+        .lines()
+        .filter(|line| line.starts_with("late"))
+        .map(|line| line.split('|').nth(1).unwrap_or("").trim().parse::<Board>().expect("valid"));
+    for board in late {
+        let one = Solver::new(config(Preset::Default, 5, 1)).expect("valid");
+        let two = Solver::new(config(Preset::Default, 5, 2)).expect("valid");
+        let a = one.decide(&board, &Rules::default()).expect("a move");
+        let b = two.decide(&board, &Rules::default()).expect("a move");
+        assert_eq!((a.direction, a.values), (b.direction, b.values), "{board}");
+    }
+}
+
 #[test]
 fn other_sizes_get_legal_moves() {
     for text in
