@@ -6,6 +6,12 @@
 //! The columns are those of `cli-ascii tournament --csv`:
 //! `seed,score,max_tile,moves,millis`, plus the median decision time in
 //! microseconds as a last column.
+//!
+//! Resuming: seeds that already have a line in OUT.csv are skipped, so the
+//! same command continues a cut-off run. With PARALLEL = 1 the games are
+//! played in seed order; a run cut off then ends with a finished prefix of
+//! its seeds plus the one game in progress, which the next run replays, so
+//! long games are not dropped in favour of short ones.
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -28,55 +34,70 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let threads: usize = args[3].parse()?;
     let parallel: usize = args[4].parse()?;
     let max_moves: Option<u64> = args.get(6).map(|s| s.parse()).transpose()?;
+    let done = finished_seeds(&args[5])?;
     let out = Mutex::new(OpenOptions::new().create(true).append(true).open(&args[5])?);
     let mut config = preset.config();
     config.threads = threads;
     let rules = if preset == Preset::Tutorial { Rules::tutorial() } else { Rules::default() };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(parallel).build()?;
-    let seeds: Vec<u64> = (first_seed..first_seed + games).collect();
-    let records: Vec<_> = pool.install(|| {
-        use rayon::prelude::*;
-        seeds
-            .par_iter()
-            .map(|&seed| -> Result<_, String> {
-                let start = Instant::now();
-                let mut player = ExpectimaxPlayer::new(config).map_err(|e| e.to_string())?;
-                let mut game = Game::<Board>::new(rules, seed).map_err(|e| e.to_string())?;
-                let mut times = Vec::new();
-                while !game.is_over() && max_moves.is_none_or(|m| game.moves() < m) {
-                    let Some((dir, decision)) = player.choose(&game) else { break };
-                    if let Some(d) = decision {
-                        times.push(d.elapsed.as_micros());
-                    }
-                    game.play(dir).map_err(|e| e.to_string())?;
-                }
-                times.sort_unstable();
-                let median = times.get(times.len() / 2).copied().unwrap_or(0);
-                let record = solver_expectimax::GameRecord {
-                    seed,
-                    score: game.score(),
-                    max_tile: game.board().max_tile(),
-                    moves: game.moves(),
-                    duration: start.elapsed(),
-                };
-                let line = format!(
-                    "{},{},{},{},{},{}\n",
-                    record.seed,
-                    record.score,
-                    record.max_tile,
-                    record.moves,
-                    record.duration.as_millis(),
-                    median
-                );
-                if let Ok(mut file) = out.lock() {
-                    file.write_all(line.as_bytes()).map_err(|e| e.to_string())?;
-                }
-                Ok(record)
-            })
-            .collect::<Result<Vec<_>, String>>()
-    })?;
+    let seeds: Vec<u64> =
+        (first_seed..first_seed + games).filter(|seed| !done.contains(seed)).collect();
+    let play = |&seed: &u64| -> Result<_, String> {
+        let start = Instant::now();
+        let mut player = ExpectimaxPlayer::new(config).map_err(|e| e.to_string())?;
+        let mut game = Game::<Board>::new(rules, seed).map_err(|e| e.to_string())?;
+        let mut times = Vec::new();
+        while !game.is_over() && max_moves.is_none_or(|m| game.moves() < m) {
+            let Some((dir, decision)) = player.choose(&game) else { break };
+            if let Some(d) = decision {
+                times.push(d.elapsed.as_micros());
+            }
+            game.play(dir).map_err(|e| e.to_string())?;
+        }
+        times.sort_unstable();
+        let median = times.get(times.len() / 2).copied().unwrap_or(0);
+        let record = solver_expectimax::GameRecord {
+            seed,
+            score: game.score(),
+            max_tile: game.board().max_tile(),
+            moves: game.moves(),
+            duration: start.elapsed(),
+        };
+        let line = format!(
+            "{},{},{},{},{},{}\n",
+            record.seed,
+            record.score,
+            record.max_tile,
+            record.moves,
+            record.duration.as_millis(),
+            median
+        );
+        if let Ok(mut file) = out.lock() {
+            file.write_all(line.as_bytes()).map_err(|e| e.to_string())?;
+        }
+        Ok(record)
+    };
+    let records = if parallel <= 1 {
+        seeds.iter().map(play).collect::<Result<Vec<_>, String>>()?
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(parallel).build()?;
+        pool.install(|| {
+            use rayon::prelude::*;
+            seeds.par_iter().map(play).collect::<Result<Vec<_>, String>>()
+        })?
+    };
     let summary = Summary::of(&records);
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "{summary:?}")?;
     Ok(())
+}
+
+/// The seeds with a line in `path` already (none if it does not exist yet).
+fn finished_seeds(path: &str) -> Result<Vec<u64>, Box<dyn std::error::Error>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) => return Err(format!("{path}: {err}").into()),
+    };
+    // A header line, if any, is not a number and is skipped.
+    Ok(text.lines().filter_map(|line| line.split(',').next()?.parse().ok()).collect())
 }
