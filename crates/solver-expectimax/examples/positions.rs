@@ -4,19 +4,26 @@
 //!
 //! `cargo run --release -p solver-expectimax --example positions -- PRESET THREADS ROUNDS [PHASE [TABLE_MIB]]`
 
+mod common;
+
 use std::io::Write;
 use std::time::Instant;
 
 use game_core::{Board, Rules};
 use solver_expectimax::{Preset, Solver};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let preset: Preset = args.first().map_or("default", String::as_str).parse()?;
-    let threads: usize = args.get(1).map_or(Ok(1), |s| s.parse())?;
-    let rounds: usize = args.get(2).map_or(Ok(1), |s| s.parse())?;
+use common::{Error, parse_or};
+
+fn main() -> std::process::ExitCode {
+    common::main_with(run)
+}
+
+fn run(args: &[String]) -> Result<(), Error> {
+    let preset: Preset = parse_or("PRESET", args.first(), Preset::Default)?;
+    let threads: usize = parse_or("THREADS", args.get(1), 1)?;
+    let rounds: usize = parse_or("ROUNDS", args.get(2), 1)?;
     let phase = args.get(3).filter(|p| p.as_str() != "all");
-    let table_mib: usize = args.get(4).map_or(Ok(64), |s| s.parse())?;
+    let table_mib: usize = parse_or("TABLE_MIB", args.get(4), 64)?;
     let boards: Vec<Board> = include_str!("../benches/positions.txt")
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))

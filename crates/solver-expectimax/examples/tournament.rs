@@ -7,12 +7,18 @@
 //! `seed,score,max_tile,moves,millis`, plus the median decision time in
 //! microseconds as a last column.
 //!
+//! THREADS is the search's threads per game, PARALLEL the games played at
+//! once (each at least 1).
+//!
 //! Resuming: seeds that already have a line in OUT.csv are skipped, so the
 //! same command continues a cut-off run. With PARALLEL = 1 the games are
 //! played in seed order; a run cut off then ends with a finished prefix of
 //! its seeds plus the one game in progress, which the next run replays, so
 //! long games are not dropped in favour of short ones.
 
+mod common;
+
+use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::sync::Mutex;
@@ -21,26 +27,43 @@ use std::time::Instant;
 use game_core::{Board, Game, GameBoard, Rules};
 use solver_expectimax::{ExpectimaxPlayer, Player, Preset, Summary};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+use common::{Error, parse};
+
+fn main() -> std::process::ExitCode {
+    common::main_with(run)
+}
+
+fn run(args: &[String]) -> Result<(), Error> {
     if args.len() < 6 {
         return Err(
             "usage: tournament PRESET GAMES FIRST_SEED THREADS PARALLEL OUT.csv [MAX_MOVES]".into(),
         );
     }
-    let preset: Preset = args[0].parse()?;
-    let games: u64 = args[1].parse()?;
-    let first_seed: u64 = args[2].parse()?;
-    let threads: usize = args[3].parse()?;
-    let parallel: usize = args[4].parse()?;
-    let max_moves: Option<u64> = args.get(6).map(|s| s.parse()).transpose()?;
-    let done = finished_seeds(&args[5])?;
-    let out = Mutex::new(OpenOptions::new().create(true).append(true).open(&args[5])?);
+    let preset: Preset = parse("PRESET", args.first())?;
+    let games: u64 = parse("GAMES", args.get(1))?;
+    let first_seed: u64 = parse("FIRST_SEED", args.get(2))?;
+    let threads: usize = parse("THREADS", args.get(3))?;
+    let parallel: usize = parse("PARALLEL", args.get(4))?;
+    let max_moves: Option<u64> =
+        if args.len() > 6 { Some(parse("MAX_MOVES", args.get(6))?) } else { None };
+    let end =
+        first_seed.checked_add(games).ok_or("FIRST_SEED plus GAMES is past the largest seed")?;
+    if threads == 0 || parallel == 0 {
+        return Err("THREADS and PARALLEL must be at least 1".into());
+    }
+    let path = &args[5];
+    let done = finished_seeds(path)?;
+    let out = Mutex::new(
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{path}: {e}"))?,
+    );
     let mut config = preset.config();
     config.threads = threads;
     let rules = if preset == Preset::Tutorial { Rules::tutorial() } else { Rules::default() };
-    let seeds: Vec<u64> =
-        (first_seed..first_seed + games).filter(|seed| !done.contains(seed)).collect();
+    let seeds: Vec<u64> = (first_seed..end).filter(|seed| !done.contains(seed)).collect();
     let play = |&seed: &u64| -> Result<_, String> {
         let start = Instant::now();
         let mut player = ExpectimaxPlayer::new(config).map_err(|e| e.to_string())?;
@@ -85,17 +108,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             seeds.par_iter().map(play).collect::<Result<Vec<_>, String>>()
         })?
     };
+    // Only this run's games: a resumed run's earlier games are in the CSV.
     let summary = Summary::of(&records);
     let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{summary:?}")?;
+    writeln!(stdout, "this run's {} games: {summary:?}", records.len())?;
     Ok(())
 }
 
 /// The seeds with a line in `path` already (none if it does not exist yet).
-fn finished_seeds(path: &str) -> Result<Vec<u64>, Box<dyn std::error::Error>> {
+fn finished_seeds(path: &str) -> Result<HashSet<u64>, Error> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(HashSet::new()),
         Err(err) => return Err(format!("{path}: {err}").into()),
     };
     // A header line, if any, is not a number and is skipped.

@@ -6,17 +6,25 @@
 //!
 //! `cargo run --release -p solver-expectimax --example tutorial_speed -- [THREADS]`
 
+mod common;
+
 use std::io::Write;
 use std::time::Duration;
 
 use game_core::{Board, Game, GameBoard, Rules};
 use solver_expectimax::{Preset, Solver};
 
+use common::{Error, parse_or};
+
 /// The Java original's median per move (parallel streams, first 20 moves).
 const JAVA_MEDIAN: Duration = Duration::from_millis(14_200);
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let threads: usize = std::env::args().nth(1).map_or(Ok(1), |s| s.parse())?;
+fn main() -> std::process::ExitCode {
+    common::main_with(run)
+}
+
+fn run(args: &[String]) -> Result<(), Error> {
+    let threads: usize = parse_or("THREADS", args.first(), 1)?;
     let mut config = Preset::Tutorial.config();
     config.threads = threads;
     let solver = Solver::new(config)?;

@@ -37,7 +37,7 @@ fn quantize(p: f32) -> (f32, u32) {
 const MIN_TABLE_DEPTH: u32 = 2;
 
 /// Chance nodes at least this likely offer their spawns to idle threads
-/// (see [`Task::expand`]). Only the top of the tree is that likely, so the
+/// (see [`Task::expand_parallel`]). Only the top of the tree is that likely, so the
 /// cost of offering is paid on a few hundred nodes per decision.
 const PARALLEL_MIN_PROB: f32 = 0.01;
 
@@ -232,12 +232,14 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
                 (v, task.stats)
             })
             .collect();
-        let mut total = 0f32;
+        // Count every spawn's work, even past an aborted one: the others
+        // ran, and a timed search reports the work of its aborted depth too.
+        let mut total = Ok(0f32);
         for ((_, p), (v, stats)) in spawns.iter().zip(results) {
             self.stats += stats;
-            total += p * v?;
+            total = total.and_then(|t| Ok(t + p * v?));
         }
-        Ok(total)
+        total
     }
 
     /// A max node: the best chance node over the directions that change the
@@ -280,5 +282,46 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
             best = best.max(v);
         }
         Ok(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{WeightedEvaluator, Weights};
+
+    /// The parallel expansion must give the sequential loop's value to the
+    /// bit (and count the same work), whichever thread runs which spawn.
+    #[test]
+    fn parallel_spawns_sum_like_the_sequential_loop() {
+        let eval = WeightedEvaluator::new(Weights::STANDARD);
+        let stop = AtomicBool::new(false);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a pool");
+        let boards = [
+            "16384 8192 4096 2048/128 256 512 1024/64 32 16 8/2 4 0 2",
+            "32768 16384 8192 64/4096 2048 1024 512/16 32 256 128/2 0 4 8",
+            "512 128 32 8/64 16 4 2/4 2 0 0/2 0 0 0",
+        ];
+        for text in boards {
+            let board: Board = text.parse().expect("valid");
+            let run = |parallel: bool| {
+                let shared = Shared {
+                    eval: &eval,
+                    table: None,
+                    cutoff: 1e-4,
+                    p2: 0.9,
+                    p4: 0.1,
+                    deadline: None,
+                    stop: &stop,
+                    parallel,
+                };
+                pool.install(|| {
+                    let mut task = Task::new(&shared);
+                    let v = task.run(&Work::Max { board, depth: 4, prob: 1.0 });
+                    (v.ok().map(f32::to_bits), task.stats.moves, task.stats.evals)
+                })
+            };
+            assert_eq!(run(true), run(false), "{board}");
+        }
     }
 }
