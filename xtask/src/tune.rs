@@ -10,6 +10,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     let mut cmd = cargo();
     cmd.args(["run", "--quiet", "--release", "-p", "solver-expectimax", "--example", "tune", "--"])
         .args(args);
-    println!("==> {}", render(&cmd));
+    // On stderr, so that `cargo xtask tune > table.md` keeps only the table.
+    eprintln!("==> {}", render(&cmd));
     run_checked(&mut cmd)
 }
