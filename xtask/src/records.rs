@@ -2,7 +2,9 @@
 //! them, and the summary statistics `docs/results.md` reports.
 //!
 //! The format is a header line naming at least `seed,score,max_tile,moves,millis`
-//! (in any order; extra columns are ignored), then one line per game.
+//! (in any order; an optional `median_decision_micros`, as the solver's
+//! tournament example writes, is read too; other columns are ignored), then
+//! one line per game.
 
 use std::fmt;
 
@@ -15,6 +17,8 @@ pub(crate) struct GameRecord {
     pub(crate) moves: u64,
     /// Wall-clock time of the whole game, in milliseconds (fractions allowed).
     pub(crate) millis: f64,
+    /// The game's median time per decision in microseconds, when recorded.
+    pub(crate) median_decision_micros: Option<f64>,
 }
 
 /// Why a records file could not be read: the 1-based line and what is wrong.
@@ -33,6 +37,7 @@ impl fmt::Display for CsvError {
 impl std::error::Error for CsvError {}
 
 const COLUMNS: [&str; 5] = ["seed", "score", "max_tile", "moves", "millis"];
+const MEDIAN_COLUMN: &str = "median_decision_micros";
 
 /// Parses a records file. Blank lines are skipped; fields are trimmed.
 pub(crate) fn parse_csv(text: &str) -> Result<Vec<GameRecord>, CsvError> {
@@ -51,6 +56,7 @@ pub(crate) fn parse_csv(text: &str) -> Result<Vec<GameRecord>, CsvError> {
             ),
         })?;
     }
+    let median_position = names.iter().position(|name| *name == MEDIAN_COLUMN);
     let mut records = Vec::new();
     for (line_idx, line) in lines {
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
@@ -67,18 +73,24 @@ pub(crate) fn parse_csv(text: &str) -> Result<Vec<GameRecord>, CsvError> {
                 message: format!("`{}` is not a whole number: `{field}`", COLUMNS[column_idx]),
             })
         };
-        let millis_field = fields[positions[4]];
-        let millis = millis_field.parse::<f64>().ok().filter(|m| m.is_finite() && *m >= 0.0);
-        let millis = millis.ok_or_else(|| CsvError {
-            line: line_idx + 1,
-            message: format!("`millis` is not a duration: `{millis_field}`"),
-        })?;
+        let duration = |idx: usize, column: &str| -> Result<f64, CsvError> {
+            let field = fields[idx];
+            let value = field.parse::<f64>().ok().filter(|m| m.is_finite() && *m >= 0.0);
+            value.ok_or_else(|| CsvError {
+                line: line_idx + 1,
+                message: format!("`{column}` is not a duration: `{field}`"),
+            })
+        };
+        let millis = duration(positions[4], "millis")?;
+        let median_decision_micros =
+            median_position.map(|idx| duration(idx, MEDIAN_COLUMN)).transpose()?;
         records.push(GameRecord {
             seed: int(0)?,
             score: int(1)?,
             max_tile: int(2)?,
             moves: int(3)?,
             millis,
+            median_decision_micros,
         });
     }
     Ok(records)
@@ -166,8 +178,22 @@ mod tests {
         assert_eq!(
             records,
             [
-                GameRecord { seed: 1, score: 20000, max_tile: 2048, moves: 1000, millis: 1500.0 },
-                GameRecord { seed: 2, score: 3000, max_tile: 256, moves: 300, millis: 12.5 },
+                GameRecord {
+                    seed: 1,
+                    score: 20000,
+                    max_tile: 2048,
+                    moves: 1000,
+                    millis: 1500.0,
+                    median_decision_micros: None
+                },
+                GameRecord {
+                    seed: 2,
+                    score: 3000,
+                    max_tile: 256,
+                    moves: 300,
+                    millis: 12.5,
+                    median_decision_micros: None
+                },
             ]
         );
     }
@@ -178,9 +204,29 @@ mod tests {
         let records = parse_csv(text).unwrap();
         assert_eq!(
             records,
-            [GameRecord { seed: 9, score: 512, max_tile: 64, moves: 40, millis: 3.0 }]
+            [GameRecord {
+                seed: 9,
+                score: 512,
+                max_tile: 64,
+                moves: 40,
+                millis: 3.0,
+                median_decision_micros: None
+            }]
         );
         assert_eq!(parse_csv("seed,score,max_tile,moves,millis\n").unwrap(), []);
+    }
+
+    #[test]
+    fn reads_the_median_decision_time_when_present() {
+        let text = "seed,score,max_tile,moves,millis,median_decision_micros\n3,387208,16384,14868,650876,29674\n";
+        let records = parse_csv(text).unwrap();
+        assert_eq!(records[0].median_decision_micros, Some(29674.0));
+        assert_eq!(
+            parse_csv("seed,score,max_tile,moves,millis,median_decision_micros\n1,2,4,5,6,soon\n")
+                .unwrap_err()
+                .to_string(),
+            "line 2: `median_decision_micros` is not a duration: `soon`"
+        );
     }
 
     #[test]
@@ -215,8 +261,14 @@ mod tests {
 
     #[test]
     fn summarises_scores_reach_and_speed() {
-        let game =
-            |score, max_tile| GameRecord { seed: 0, score, max_tile, moves: 100, millis: 50.0 };
+        let game = |score, max_tile| GameRecord {
+            seed: 0,
+            score,
+            max_tile,
+            moves: 100,
+            millis: 50.0,
+            median_decision_micros: None,
+        };
         let records = [game(1000, 128), game(30000, 2048), game(60000, 4096), game(20000, 1024)];
         let summary = Summary::of(&records).unwrap();
         assert_eq!(summary.games, 4);

@@ -403,24 +403,32 @@ fn render_markdown(report: &Report) -> String {
         md.push_str(
             "\n### Long tournaments (committed records)\n\nFull games too long for this task, \
              played in the background and kept game by game under `docs/data/`; \
-             summarised here, not replayed.\n\n\
-             | run | games | median score | best | time per move |",
+             summarised here, not replayed. *Mean per move* is the games' total time \
+             over their moves; the deepest late searches take several times the median, \
+             so it is well above the typical move. *Per-game medians* is the range of \
+             each game's median time per decision, where the records have one.\n\n\
+             | run | games | median score | best | mean per move | per-game medians |",
         );
         for tile in REACH_TILES {
             md.push_str(&format!(" {tile} |"));
         }
-        md.push_str("\n|---|---:|---:|---:|---:|");
+        md.push_str("\n|---|---:|---:|---:|---:|---:|");
         md.push_str(&"---:|".repeat(REACH_TILES.len()));
         md.push('\n');
         for run in &report.long {
             let Some(s) = Summary::of(&run.records) else { continue };
             md.push_str(&format!(
-                "| {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} |",
                 run.name,
                 s.games,
                 s.median,
                 s.max,
-                s.millis_per_move().map_or("–".to_owned(), format_millis)
+                s.millis_per_move().map_or("–".to_owned(), format_millis),
+                median_range(&run.records).map_or("–".to_owned(), |(low, high)| format!(
+                    "{} to {}",
+                    format_millis(low),
+                    format_millis(high)
+                ))
             ));
             s.reach.iter().for_each(|rate| md.push_str(&format!(" {:.1}% |", rate * 100.0)));
             md.push('\n');
@@ -485,6 +493,17 @@ fn render_markdown(report: &Report) -> String {
     md
 }
 
+/// The smallest and largest per-game median time per decision, in
+/// milliseconds, when every record has one.
+fn median_range(records: &[records::GameRecord]) -> Option<(f64, f64)> {
+    let medians: Option<Vec<f64>> =
+        records.iter().map(|r| r.median_decision_micros.map(|us| us / 1000.0)).collect();
+    let medians = medians.filter(|m| !m.is_empty())?;
+    let low = medians.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = medians.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    Some((low, high))
+}
+
 fn format_millis(millis: f64) -> String {
     bench::format_ns(millis * 1e6)
 }
@@ -535,6 +554,7 @@ mod tests {
             max_tile,
             moves: 1000,
             millis: 2000.0,
+            median_decision_micros: Some(1500.0 + seed as f64 * 100.0),
         };
         let outcome = |records: Vec<GameRecord>| Outcome {
             command: "target/release/cli-ascii tournament --preset fast".to_owned(),
@@ -594,7 +614,10 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("| default (first 1,500 moves) | 0 | – |"), "{md}");
-        assert!(md.contains("| default-long | 2 | 300000 | 600000 |"), "{md}");
+        assert!(
+            md.contains("| default-long | 2 | 300000 | 600000 | 2.00 ms | 1.60 ms to 1.70 ms |"),
+            "{md}"
+        );
         assert!(md.contains("- `default-long`: by hand"), "{md}");
         assert!(
             md.contains(
