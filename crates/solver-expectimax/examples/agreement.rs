@@ -110,7 +110,7 @@ fn run(args: &[String]) -> Result<(), Error> {
         return Err("STEP must be at least 1".into());
     }
     let settings: Vec<Setting> =
-        args[3.min(args.len())..].iter().map(|s| setting(s)).collect::<Result<_, _>>()?;
+        args.get(3..).unwrap_or_default().iter().map(|s| setting(s)).collect::<Result<_, _>>()?;
     if settings.len() < 2 {
         return Err("name a REFERENCE and a BASELINE setting (and any candidates)".into());
     }
@@ -127,19 +127,22 @@ fn run(args: &[String]) -> Result<(), Error> {
     )?;
     let results: Vec<_> =
         settings.iter().map(|s| decide_all(s, &boards)).collect::<Result<_, _>>()?;
-    let (reference, baseline) = (&results[0].0, &results[1]);
+    // Per position: does a setting choose the reference's move?
+    let hits = |chosen: &[Direction]| -> Vec<bool> {
+        chosen.iter().zip(&results[0].0).map(|(a, b)| a == b).collect()
+    };
+    let baseline = &results[1];
+    let baseline_hits = hits(&baseline.0);
     writeln!(
         out,
         "| setting | move applications | work vs baseline | median ms | agrees with reference | won | lost |"
     )?;
     writeln!(out, "|---|---:|---:|---:|---:|---:|---:|")?;
     for (setting, (chosen, moves, median)) in settings.iter().zip(&results).skip(1) {
-        let agrees = |c: &[Direction], i: usize| c[i] == reference[i];
-        let same = (0..boards.len()).filter(|&i| agrees(chosen, i)).count();
-        let won =
-            (0..boards.len()).filter(|&i| agrees(chosen, i) && !agrees(&baseline.0, i)).count();
-        let lost =
-            (0..boards.len()).filter(|&i| !agrees(chosen, i) && agrees(&baseline.0, i)).count();
+        let own = hits(chosen);
+        let same = own.iter().filter(|&&hit| hit).count();
+        let won = own.iter().zip(&baseline_hits).filter(|&(&a, &b)| a && !b).count();
+        let lost = own.iter().zip(&baseline_hits).filter(|&(&a, &b)| !a && b).count();
         writeln!(
             out,
             "| {} | {moves} | {:.2}x | {median:.1} | {same} ({:.1}%) | {won} | {lost} |",
