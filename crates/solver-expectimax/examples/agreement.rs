@@ -119,6 +119,12 @@ fn run(args: &[String]) -> Result<(), Error> {
     for seed in first_seed..last_seed {
         boards.extend(positions(seed, step)?);
     }
+    if boards.is_empty() {
+        // Every rate below is over the positions: with none, they are 0/0.
+        return Err(
+            format!("no positions: the games end before move {FIRST_MOVE} or GAMES is 0").into()
+        );
+    }
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
