@@ -117,6 +117,9 @@ pub(crate) struct Summary {
     /// Moves over all games, and the wall-clock milliseconds they took.
     pub(crate) total_moves: u64,
     pub(crate) total_millis: f64,
+    /// The smallest and largest per-game median time per decision, in
+    /// milliseconds, when every record has one.
+    pub(crate) median_decision_millis: Option<(f64, f64)>,
 }
 
 impl Summary {
@@ -144,6 +147,7 @@ impl Summary {
             reach,
             total_moves: records.iter().map(|r| r.moves).sum(),
             total_millis: records.iter().map(|r| r.millis).sum(),
+            median_decision_millis: median_range(records),
         })
     }
 
@@ -156,6 +160,17 @@ impl Summary {
     pub(crate) fn moves_per_second(&self) -> Option<f64> {
         (self.total_millis > 0.0).then(|| self.total_moves as f64 * 1000.0 / self.total_millis)
     }
+}
+
+/// See [`Summary::median_decision_millis`]; `records` is not empty.
+fn median_range(records: &[GameRecord]) -> Option<(f64, f64)> {
+    let medians: Vec<f64> = records
+        .iter()
+        .map(|r| r.median_decision_micros.map(|us| us / 1000.0))
+        .collect::<Option<_>>()?;
+    let low = medians.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = medians.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    Some((low, high))
 }
 
 /// The nearest-rank percentile of sorted, non-empty data: the smallest value
@@ -272,6 +287,11 @@ mod tests {
         let records = [game(1000, 128), game(30000, 2048), game(60000, 4096), game(20000, 1024)];
         let summary = Summary::of(&records).unwrap();
         assert_eq!(summary.games, 4);
+        // Not every record has a median time per decision, so there is no range.
+        assert_eq!(summary.median_decision_millis, None);
+        let timed = |micros| GameRecord { median_decision_micros: Some(micros), ..game(1, 2) };
+        let timed = Summary::of(&[timed(2500.0), timed(900.0), timed(1200.0)]).unwrap();
+        assert_eq!(timed.median_decision_millis, Some((0.9, 2.5)));
         assert_eq!(summary.mean_score, 27750.0);
         assert_eq!(
             (summary.p10, summary.median, summary.p90, summary.max),

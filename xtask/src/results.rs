@@ -424,7 +424,7 @@ fn render_markdown(report: &Report) -> String {
                 s.median,
                 s.max,
                 s.millis_per_move().map_or("–".to_owned(), format_millis),
-                median_range(&run.records).map_or("–".to_owned(), |(low, high)| format!(
+                s.median_decision_millis.map_or("–".to_owned(), |(low, high)| format!(
                     "{} to {}",
                     format_millis(low),
                     format_millis(high)
@@ -491,17 +491,6 @@ fn render_markdown(report: &Report) -> String {
     }
     md.push_str("```\n");
     md
-}
-
-/// The smallest and largest per-game median time per decision, in
-/// milliseconds, when every record has one.
-fn median_range(records: &[records::GameRecord]) -> Option<(f64, f64)> {
-    let medians: Option<Vec<f64>> =
-        records.iter().map(|r| r.median_decision_micros.map(|us| us / 1000.0)).collect();
-    let medians = medians.filter(|m| !m.is_empty())?;
-    let low = medians.iter().copied().fold(f64::INFINITY, f64::min);
-    let high = medians.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    Some((low, high))
 }
 
 fn format_millis(millis: f64) -> String {
