@@ -50,6 +50,12 @@ pub(crate) enum Command {
     #[command(after_help = "Example:\n  \
         cli-ascii tournament --preset fast --games 100 --seed-start 1 --csv fast.csv")]
     Tournament(TournamentArgs),
+    /// Learn the n-tuple network by self-play (TD learning): a progress
+    /// line, a checkpoint every few minutes and on Ctrl-C, a learning curve.
+    #[command(after_help = "Examples:\n  \
+        cargo run --release -p cli-ascii -- train --minutes 60\n  \
+        cargo run --release -p cli-ascii -- train --resume train-out/checkpoint.bin")]
+    Train(TrainArgs),
 }
 
 /// Who plays.
@@ -185,4 +191,44 @@ pub(crate) struct TournamentArgs {
     /// Write the per-game records as a JSON array.
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub(crate) struct TrainArgs {
+    /// The folder for the checkpoint (checkpoint.bin) and the learning curve
+    /// (curve.csv). Keep it out of git: a checkpoint is about 800 MB.
+    #[arg(long, value_name = "DIR", default_value = "train-out")]
+    pub(crate) out: PathBuf,
+    /// Continue from this checkpoint (its weights, learning-rate state and
+    /// counters).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) resume: Option<PathBuf>,
+    /// Episode i is played from a stream seeded by this and i: one thread
+    /// gives the same network bit for bit.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Threads training the one network.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub(crate) threads: u64,
+    /// The learning rate per board (with TC rates, their meta rate).
+    #[arg(long, value_name = "A", default_value_t = 1.0)]
+    pub(crate) alpha: f32,
+    /// Plain TD(0) with a fixed rate instead of temporal-coherence rates.
+    #[arg(long)]
+    pub(crate) no_tc: bool,
+    /// Every weight's starting value (ignored with --resume).
+    #[arg(long, value_name = "W", default_value_t = 0.0)]
+    pub(crate) initial: f32,
+    /// Stop after this many episodes in all (counting resumed ones).
+    #[arg(long, value_name = "N")]
+    pub(crate) episodes: Option<u64>,
+    /// Stop after this many minutes.
+    #[arg(long, value_name = "M")]
+    pub(crate) minutes: Option<f64>,
+    /// Minutes between checkpoints.
+    #[arg(long, value_name = "M", default_value_t = 5.0)]
+    pub(crate) checkpoint_minutes: f64,
+    /// Episodes per learning-curve row.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub(crate) curve_every: u64,
 }

@@ -14,6 +14,7 @@ mod render;
 mod setup;
 mod term;
 mod tournament;
+mod train;
 mod watch;
 
 use std::io::{self, Write};
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Analyze(args)) => analyze::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

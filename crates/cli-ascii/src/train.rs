@@ -1,0 +1,165 @@
+//! `train`: learn the n-tuple network by self-play, with a progress line,
+//! checkpoints every few minutes and on Ctrl-C, and a learning curve.
+
+use std::fs::OpenOptions;
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use ntuple::{CURVE_MILESTONES, Network, Progress, TrainConfig, Trainer};
+
+use crate::cli::TrainArgs;
+
+/// The learning curve's header.
+const CURVE_HEADER: &str =
+    "episodes,moves,seconds,mean_score,reach_2048,reach_4096,reach_8192,reach_16384,reach_32768";
+
+pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let checkpoint = args.out.join("checkpoint.bin");
+    let curve_path = args.out.join("curve.csv");
+    let config = TrainConfig {
+        seed: args.seed,
+        threads: usize::try_from(args.threads).unwrap_or(1),
+        alpha: args.alpha,
+        coherence: !args.no_tc,
+        episodes: args.episodes,
+        four_probability: 0.1,
+        curve_every: args.curve_every,
+    };
+    let trainer = match &args.resume {
+        Some(path) => {
+            let cp = ntuple::load_checkpoint(path)?;
+            cp.into_trainer(config)?
+        }
+        None => Trainer::new(config, Network::filled(args.initial), Default::default())?,
+    };
+    // Open the curve before the first episode: a bad path fails now, not
+    // after hours of training.
+    let fresh = !curve_path.exists() || args.resume.is_none();
+    let mut curve = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(!fresh)
+        .truncate(fresh)
+        .open(&curve_path)
+        .with_context(|| format!("cannot open {}", curve_path.display()))?;
+    if fresh {
+        writeln!(curve, "{CURVE_HEADER}")?;
+    }
+
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
+            .context("cannot install the Ctrl-C handler")?;
+    }
+    let deadline = args.minutes.map(|m| Instant::now() + Duration::from_secs_f64(m * 60.0));
+    let every = Duration::from_secs_f64(args.checkpoint_minutes * 60.0);
+    let tty = io::stderr().is_terminal();
+    let mut err = io::stderr().lock();
+    writeln!(
+        err,
+        "training into {} (checkpoint every {} min; Ctrl-C stops after a checkpoint)",
+        args.out.display(),
+        args.checkpoint_minutes
+    )?;
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        let worker_stop = Arc::clone(&stop);
+        let trainer = &trainer;
+        scope.spawn(move || {
+            trainer.run(&worker_stop);
+            let _ = done_tx.send(());
+        });
+        let mut last_checkpoint = Instant::now();
+        let mut last_line = Instant::now();
+        let (mut last_moves, mut last_time) = (trainer.counters().moves, Instant::now());
+        loop {
+            let finished = done_rx.recv_timeout(Duration::from_millis(500)).is_ok();
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                stop.store(true, Ordering::SeqCst);
+            }
+            for row in trainer.take_curve_rows() {
+                let reach: Vec<String> = row.reach.iter().map(|r| format!("{r:.4}")).collect();
+                writeln!(
+                    curve,
+                    "{},{},{:.1},{:.1},{}",
+                    row.episodes,
+                    row.moves,
+                    row.seconds,
+                    row.mean_score,
+                    reach.join(",")
+                )?;
+                curve.flush()?;
+            }
+            let interval = if tty { Duration::from_millis(500) } else { Duration::from_secs(30) };
+            if last_line.elapsed() >= interval || finished {
+                let p = trainer.progress();
+                let rate = (p.moves - last_moves) as f64 / last_time.elapsed().as_secs_f64();
+                (last_moves, last_time) = (p.moves, Instant::now());
+                let line = progress_line(&p, rate);
+                if tty {
+                    write!(err, "\r\x1b[2K{line}")?;
+                } else {
+                    writeln!(err, "{line}")?;
+                }
+                last_line = Instant::now();
+            }
+            if finished || last_checkpoint.elapsed() >= every {
+                save(trainer, &checkpoint, &mut err, tty)?;
+                last_checkpoint = Instant::now();
+            }
+            if finished {
+                return Ok(());
+            }
+        }
+    })?;
+    writeln!(
+        err,
+        "done: {} episodes; checkpoint {}",
+        trainer.counters().episodes,
+        checkpoint.display()
+    )?;
+    Ok(())
+}
+
+fn save(trainer: &Trainer, path: &Path, err: &mut impl Write, tty: bool) -> anyhow::Result<()> {
+    let start = Instant::now();
+    ntuple::save_checkpoint(trainer, path)?;
+    let note = format!(
+        "checkpoint: {} episodes written to {} in {:.1} s",
+        trainer.counters().episodes,
+        path.display(),
+        start.elapsed().as_secs_f64()
+    );
+    if tty {
+        writeln!(err, "\r\x1b[2K{note}")?;
+    } else {
+        writeln!(err, "{note}")?;
+    }
+    Ok(())
+}
+
+fn progress_line(p: &Progress, moves_per_second: f64) -> String {
+    let secs = p.seconds as u64;
+    let reach: Vec<String> = CURVE_MILESTONES
+        .iter()
+        .zip(&p.reach)
+        .map(|(e, r)| format!("{} {:.1}%", 1u32 << e, 100.0 * r))
+        .collect();
+    format!(
+        "{:>9} episodes · {:.2} M moves/s · mean score {:.0} · {} · {}:{:02}:{:02}",
+        p.episodes,
+        moves_per_second / 1e6,
+        p.mean_score,
+        reach.join(" "),
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}

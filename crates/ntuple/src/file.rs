@@ -1,0 +1,330 @@
+//! The two file formats: a training checkpoint (every weight as `f32`,
+//! with the TC state and the counters, to resume exactly) and the compact
+//! weights file that is shipped (quantised, compressed). Both start with a
+//! header that names the format, its version and the network's shape, and
+//! end with (or carry) a checksum, so that a wrong, truncated or damaged
+//! file is an error, never a silently wrong network.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+use crate::network::{CELL_VALUES, N_TUPLES, N_WEIGHTS, Network, PATTERNS, TUPLE_LEN};
+use crate::train::{Coherence, Counters, Trainer};
+
+const CHECKPOINT_MAGIC: &[u8; 8] = b"N2048CKP";
+const CHECKPOINT_VERSION: u32 = 1;
+const FLAG_COHERENCE: u32 = 1;
+
+/// Why a weights or checkpoint file could not be used: the file and what
+/// was wrong with it.
+#[derive(Debug)]
+pub struct FileError {
+    path: PathBuf,
+    kind: FileErrorKind,
+}
+
+/// What was wrong with a file.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum FileErrorKind {
+    /// The file could not be read or written.
+    Io(io::Error),
+    /// The file does not start with the format's magic bytes; the format
+    /// expected.
+    NotOurs(&'static str),
+    /// A version of the format this build does not read.
+    Version(u32),
+    /// The file holds a network of another shape.
+    Shape,
+    /// The file ends early.
+    Truncated,
+    /// The contents do not match the checksum, or do not decode.
+    Corrupt(&'static str),
+}
+
+impl FileError {
+    pub(crate) fn new(path: &Path, kind: FileErrorKind) -> FileError {
+        FileError { path: path.to_owned(), kind }
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What was wrong.
+    pub fn kind(&self) -> &FileErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.path.display())?;
+        match &self.kind {
+            FileErrorKind::Io(source) => write!(f, "{source}"),
+            FileErrorKind::NotOurs(expected) => write!(f, "not {expected} (wrong magic bytes)"),
+            FileErrorKind::Version(v) => write!(f, "format version {v}, this build reads only 1"),
+            FileErrorKind::Shape => write!(
+                f,
+                "a network of another shape (this build's is {N_TUPLES} tuples of {TUPLE_LEN} cells)"
+            ),
+            FileErrorKind::Truncated => f.write_str("the file is truncated"),
+            FileErrorKind::Corrupt(why) => write!(f, "corrupt ({why})"),
+        }
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            FileErrorKind::Io(source) => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// FNV-1a over 32-bit words (and the trailing bytes), quick enough for
+/// the 800 MB of a checkpoint and enough to catch damage (not an attacker).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Checksum(u64);
+
+impl Checksum {
+    pub(crate) fn new() -> Checksum {
+        Checksum(0xCBF2_9CE4_8422_2325)
+    }
+
+    pub(crate) fn update(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(4);
+        for c in &mut chunks {
+            let w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            self.0 = (self.0 ^ u64::from(w)).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+    }
+
+    pub(crate) fn value(self) -> u64 {
+        self.0
+    }
+}
+
+/// The shape part of a header: tuple count, tuple length, cell values and
+/// the patterns' cells.
+pub(crate) fn shape_bytes() -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in [N_TUPLES, TUPLE_LEN, CELL_VALUES] {
+        out.extend_from_slice(&(v as u32).to_le_bytes());
+    }
+    for p in PATTERNS {
+        out.extend_from_slice(&p);
+    }
+    out
+}
+
+/// A writer that hashes what it writes.
+struct Hashed<W> {
+    inner: W,
+    sum: Checksum,
+}
+
+impl<W: Write> Hashed<W> {
+    fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.sum.update(bytes);
+        self.inner.write_all(bytes)
+    }
+}
+
+/// Writes `file` through a temporary file beside it, renamed into place
+/// once complete, so that a crash or Ctrl-C mid-write never leaves a
+/// truncated file where a good one was.
+pub(crate) fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
+) -> Result<(), FileError> {
+    let io_err = |source| FileError::new(path, FileErrorKind::Io(source));
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let file = File::create(&tmp).map_err(io_err)?;
+    let mut out = BufWriter::with_capacity(1 << 20, file);
+    write(&mut out).map_err(io_err)?;
+    let file = out.into_inner().map_err(|e| io_err(e.into_error()))?;
+    file.sync_all().map_err(io_err)?;
+    std::fs::rename(&tmp, path).map_err(io_err)
+}
+
+/// Writes an array of atomics little-endian, a chunk at a time.
+fn put_array<A>(
+    out: &mut Hashed<&mut BufWriter<File>>,
+    values: &[A],
+    bytes: impl Fn(&A, &mut Vec<u8>),
+) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(1 << 17);
+    for chunk in values.chunks(1 << 14) {
+        buf.clear();
+        for v in chunk {
+            bytes(v, &mut buf);
+        }
+        out.put(&buf)?;
+    }
+    Ok(())
+}
+
+/// Writes a checkpoint of `trainer`: every weight, the TC state and the
+/// counters.
+///
+/// # Errors
+/// [`FileError`] when the file cannot be written.
+pub fn save_checkpoint(trainer: &Trainer, path: &Path) -> Result<(), FileError> {
+    let counters = trainer.counters();
+    write_atomically(path, |w| {
+        let mut out = Hashed { inner: w, sum: Checksum::new() };
+        out.put(CHECKPOINT_MAGIC)?;
+        out.put(&CHECKPOINT_VERSION.to_le_bytes())?;
+        out.put(&shape_bytes())?;
+        let tc = trainer.coherence();
+        out.put(&(if tc.is_some() { FLAG_COHERENCE } else { 0 }).to_le_bytes())?;
+        out.put(&counters.episodes.to_le_bytes())?;
+        out.put(&counters.moves.to_le_bytes())?;
+        out.put(&counters.seconds.to_le_bytes())?;
+        put_array(&mut out, trainer.network().raw(), |w, buf| {
+            buf.extend_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
+        })?;
+        if let Some(tc) = tc {
+            put_array(&mut out, &tc.errors, |e, buf| {
+                buf.extend_from_slice(&e.load(Ordering::Relaxed).to_le_bytes());
+            })?;
+        }
+        let sum = out.sum.value();
+        out.inner.write_all(&sum.to_le_bytes())
+    })
+}
+
+/// What a checkpoint holds.
+#[derive(Debug)]
+pub struct Checkpoint {
+    /// The network.
+    pub network: Network,
+    /// The counters at the time it was written.
+    pub counters: Counters,
+    pub(crate) coherence: Option<Coherence>,
+}
+
+impl Checkpoint {
+    /// Whether it holds TC state.
+    pub fn has_coherence(&self) -> bool {
+        self.coherence.is_some()
+    }
+
+    /// A trainer that continues from this checkpoint with `config`.
+    ///
+    /// # Errors
+    /// [`crate::TrainError`] for bad settings.
+    pub fn into_trainer(
+        self,
+        config: crate::TrainConfig,
+    ) -> Result<Trainer, crate::train::TrainError> {
+        Trainer::with_coherence(config, self.network, self.coherence, self.counters)
+    }
+}
+
+/// Reads the whole of `path`.
+pub(crate) fn read_all(path: &Path) -> Result<Vec<u8>, FileError> {
+    let io_err = |source| FileError::new(path, FileErrorKind::Io(source));
+    let mut bytes = Vec::new();
+    File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)).map_err(io_err)?;
+    Ok(bytes)
+}
+
+/// A cursor over a file's bytes that turns running out into
+/// [`FileError::Truncated`].
+pub(crate) struct Reader<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) path: &'a Path,
+}
+
+impl<'a> Reader<'a> {
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], FileError> {
+        if self.bytes.len() < n {
+            return Err(FileError::new(self.path, FileErrorKind::Truncated));
+        }
+        let (head, rest) = self.bytes.split_at(n);
+        self.bytes = rest;
+        Ok(head)
+    }
+
+    pub(crate) fn u32(&mut self) -> Result<u32, FileError> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+    }
+
+    pub(crate) fn u64(&mut self) -> Result<u64, FileError> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+
+    /// Checks the magic bytes, the version and the shape.
+    pub(crate) fn header(
+        &mut self,
+        magic: &[u8; 8],
+        expected: &'static str,
+        version: u32,
+    ) -> Result<(), FileError> {
+        let path = self.path;
+        if self.bytes.len() < 8 || &self.bytes[..8] != magic {
+            return Err(FileError::new(path, FileErrorKind::NotOurs(expected)));
+        }
+        self.take(8)?;
+        let found = self.u32()?;
+        if found != version {
+            return Err(FileError::new(path, FileErrorKind::Version(found)));
+        }
+        let shape = shape_bytes();
+        if self.take(shape.len())? != shape.as_slice() {
+            return Err(FileError::new(path, FileErrorKind::Shape));
+        }
+        Ok(())
+    }
+}
+
+/// Reads a checkpoint written by [`save_checkpoint`].
+///
+/// # Errors
+/// [`FileError`] when the file cannot be read, is not a checkpoint of this
+/// shape and version, is truncated or fails its checksum.
+pub fn load_checkpoint(path: &Path) -> Result<Checkpoint, FileError> {
+    let bytes = read_all(path)?;
+    let mut r = Reader { bytes: &bytes, path };
+    r.header(CHECKPOINT_MAGIC, "a training checkpoint", CHECKPOINT_VERSION)?;
+    let flags = r.u32()?;
+    let episodes = r.u64()?;
+    let moves = r.u64()?;
+    let seconds = f64::from_bits(r.u64()?);
+    let coherence = flags & FLAG_COHERENCE != 0;
+    let body = r.take(if coherence { 12 } else { 4 } * N_WEIGHTS)?;
+    let stored = r.u64()?;
+    if !r.bytes.is_empty() {
+        return Err(FileError::new(path, FileErrorKind::Corrupt("bytes after the end")));
+    }
+    let mut sum = Checksum::new();
+    sum.update(&bytes[..bytes.len() - 8]);
+    if sum.value() != stored {
+        return Err(FileError::new(path, FileErrorKind::Corrupt("checksum mismatch")));
+    }
+    let (w, rest) = body.split_at(N_WEIGHTS * 4);
+    let network = Network::from_raw(
+        w.chunks_exact(4)
+            .map(|c| AtomicU32::new(u32::from_le_bytes(c.try_into().expect("4 bytes"))))
+            .collect(),
+    );
+    let coherence = coherence.then(|| Coherence {
+        errors: rest
+            .chunks_exact(8)
+            .map(|c| AtomicU64::new(u64::from_le_bytes(c.try_into().expect("8 bytes"))))
+            .collect(),
+    });
+    Ok(Checkpoint { network, counters: Counters { episodes, moves, seconds }, coherence })
+}

@@ -1,0 +1,532 @@
+//! The trainer: TD(0) learning of afterstate values from self-play, with
+//! temporal-coherence (TC) learning rates, on threads sharing one network.
+//!
+//! Each episode is one game played greedily by the network itself: from a
+//! state, every move's reward plus the value of its afterstate is compared,
+//! the best is played, and the previous afterstate's value is moved toward
+//! what followed it (`reward + value of the new afterstate`, or 0 when the
+//! game ended). This is Szubert and Jaśkowski's afterstate TD learning; the
+//! TC rates (Beal and Smith, as used for 2048 by Jaśkowski) give every
+//! weight its own step, large while its errors agree in sign and shrinking
+//! as they start to cancel out, so no learning-rate schedule is needed.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use game_core::{Board, Direction, GameRng};
+
+use crate::network::{N_FEATURES, N_WEIGHTS, Network, features};
+
+/// The milestones a learning curve reports reach rates for, as exponents:
+/// 2048, 4096, 8192, 16384 and 32768.
+pub const CURVE_MILESTONES: [u8; 5] = [11, 12, 13, 14, 15];
+
+/// How the trainer learns. There is no `Default`: start from
+/// [`TrainConfig::standard`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrainConfig {
+    /// Episode `i` is played from a random stream seeded by `seed` and `i`,
+    /// so one thread gives the same network bit for bit every time.
+    pub seed: u64,
+    /// Threads playing episodes at once, all on the same network.
+    pub threads: usize,
+    /// The learning rate, per board: an update moves a board's value by
+    /// `alpha` times the error (before TC scaling), spread over its
+    /// features.
+    pub alpha: f32,
+    /// Temporal-coherence learning rates.
+    pub coherence: bool,
+    /// Stop once this many episodes are done in all (counting those of a
+    /// resumed checkpoint); `None`: until stopped.
+    pub episodes: Option<u64>,
+    /// The probability that a spawned tile is a 4.
+    pub four_probability: f64,
+    /// Episodes per learning-curve row.
+    pub curve_every: u64,
+}
+
+impl TrainConfig {
+    /// The settings we train with: TC rates with a meta rate of 1, as
+    /// Jaśkowski recommends, the standard rules, a curve row per 10,000
+    /// episodes.
+    pub fn standard() -> TrainConfig {
+        TrainConfig {
+            seed: 1,
+            threads: 2,
+            alpha: 1.0,
+            coherence: true,
+            episodes: None,
+            four_probability: 0.1,
+            curve_every: 10_000,
+        }
+    }
+}
+
+/// A trainer's settings error.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TrainError {
+    /// `threads` is 0.
+    NoThreads,
+    /// `alpha` is not a positive finite number.
+    BadAlpha(f32),
+    /// The probability of a 4 is not in [0, 1].
+    BadFourProbability(f64),
+    /// `curve_every` is 0.
+    NoCurve,
+}
+
+impl std::fmt::Display for TrainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrainError::NoThreads => f.write_str("training needs at least one thread"),
+            TrainError::BadAlpha(a) => write!(f, "the learning rate must be above 0, not {a}"),
+            TrainError::BadFourProbability(p) => {
+                write!(f, "the probability of a 4 must be from 0 to 1, not {p}")
+            }
+            TrainError::NoCurve => f.write_str("a learning-curve row needs at least one episode"),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {}
+
+/// The TC state: per weight, the sum of the errors that reached it (low
+/// 32 bits, an `f32`) and the sum of their sizes (high 32 bits), side by
+/// side so that an update touches one cache line for both.
+#[derive(Debug)]
+pub(crate) struct Coherence {
+    pub(crate) errors: Box<[AtomicU64]>,
+}
+
+impl Coherence {
+    pub(crate) fn zeroed() -> Coherence {
+        Coherence { errors: (0..N_WEIGHTS).map(|_| AtomicU64::new(0)).collect() }
+    }
+}
+
+/// What one episode came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Episode {
+    /// The game's score.
+    pub score: u64,
+    /// Moves played.
+    pub moves: u64,
+    /// The largest exponent reached (11 = 2048).
+    pub max_exponent: u8,
+}
+
+/// A learning curve's row: the episodes since the previous row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CurveRow {
+    /// Episodes done in all, at the end of the window.
+    pub episodes: u64,
+    /// Moves played in all.
+    pub moves: u64,
+    /// Training time in all (counting resumed checkpoints'), in seconds.
+    pub seconds: f64,
+    /// The window's mean score.
+    pub mean_score: f64,
+    /// The window's share of games reaching each of [`CURVE_MILESTONES`].
+    pub reach: [f64; CURVE_MILESTONES.len()],
+}
+
+/// Statistics of a run of episodes.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Window {
+    episodes: u64,
+    score: u64,
+    reach: [u64; CURVE_MILESTONES.len()],
+}
+
+impl Window {
+    fn add(&mut self, e: &Episode) {
+        self.episodes += 1;
+        self.score += e.score;
+        for (count, &m) in self.reach.iter_mut().zip(&CURVE_MILESTONES) {
+            *count += u64::from(e.max_exponent >= m);
+        }
+    }
+
+    fn mean_score(&self) -> f64 {
+        self.score as f64 / self.episodes.max(1) as f64
+    }
+
+    fn reach(&self) -> [f64; CURVE_MILESTONES.len()] {
+        self.reach.map(|c| c as f64 / self.episodes.max(1) as f64)
+    }
+}
+
+/// A snapshot of a training run, for a progress line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// Episodes done in all.
+    pub episodes: u64,
+    /// Moves played in all.
+    pub moves: u64,
+    /// Training time in all, in seconds.
+    pub seconds: f64,
+    /// The mean score of the last finished curve window, or of the current
+    /// one while none has finished.
+    pub mean_score: f64,
+    /// Reach rates over the same window.
+    pub reach: [f64; CURVE_MILESTONES.len()],
+}
+
+/// Counters that a checkpoint keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Counters {
+    /// Episodes done.
+    pub episodes: u64,
+    /// Moves played.
+    pub moves: u64,
+    /// Training time, in seconds.
+    pub seconds: f64,
+}
+
+/// A network being trained, with its learning-rate state and counters.
+pub struct Trainer {
+    config: TrainConfig,
+    net: Network,
+    tc: Option<Coherence>,
+    /// The next episode to hand out.
+    next_episode: AtomicU64,
+    moves: AtomicU64,
+    /// Training time before this process's runs.
+    seconds_before: f64,
+    log: Mutex<Log>,
+}
+
+struct Log {
+    done: u64,
+    window: Window,
+    last: Option<CurveRow>,
+    rows: Vec<CurveRow>,
+    run_time: Duration,
+}
+
+impl std::fmt::Debug for Trainer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Trainer").field("config", &self.config).finish_non_exhaustive()
+    }
+}
+
+impl Trainer {
+    /// A trainer starting from `net` (a fresh [`Network::filled`], or
+    /// weights loaded from a file), with fresh TC state, and the counters to
+    /// continue from. A checkpoint's trainer comes from
+    /// [`crate::Checkpoint::into_trainer`], which keeps its TC state.
+    ///
+    /// # Errors
+    /// [`TrainError`] for bad settings.
+    pub fn new(
+        config: TrainConfig,
+        net: Network,
+        counters: Counters,
+    ) -> Result<Trainer, TrainError> {
+        Trainer::with_coherence(config, net, None, counters)
+    }
+
+    pub(crate) fn with_coherence(
+        config: TrainConfig,
+        net: Network,
+        tc: Option<Coherence>,
+        counters: Counters,
+    ) -> Result<Trainer, TrainError> {
+        if config.threads == 0 {
+            return Err(TrainError::NoThreads);
+        }
+        if !(config.alpha.is_finite() && config.alpha > 0.0) {
+            return Err(TrainError::BadAlpha(config.alpha));
+        }
+        if !(0.0..=1.0).contains(&config.four_probability) {
+            return Err(TrainError::BadFourProbability(config.four_probability));
+        }
+        if config.curve_every == 0 {
+            return Err(TrainError::NoCurve);
+        }
+        let tc = match (config.coherence, tc) {
+            (false, _) => None,
+            (true, Some(tc)) => Some(tc),
+            (true, None) => Some(Coherence::zeroed()),
+        };
+        Ok(Trainer {
+            config,
+            net,
+            tc,
+            next_episode: AtomicU64::new(counters.episodes),
+            moves: AtomicU64::new(counters.moves),
+            seconds_before: counters.seconds,
+            log: Mutex::new(Log {
+                done: counters.episodes,
+                window: Window::default(),
+                last: None,
+                rows: Vec::new(),
+                run_time: Duration::ZERO,
+            }),
+        })
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &TrainConfig {
+        &self.config
+    }
+
+    /// The network as trained so far.
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    pub(crate) fn coherence(&self) -> Option<&Coherence> {
+        self.tc.as_ref()
+    }
+
+    /// Episodes, moves and training time so far (the episodes finished;
+    /// those under way count when they end).
+    pub fn counters(&self) -> Counters {
+        let log = self.lock();
+        Counters {
+            episodes: log.done,
+            moves: self.moves.load(Ordering::Relaxed),
+            seconds: self.seconds_before + log.run_time.as_secs_f64(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Log> {
+        // A worker that panicked left the counters consistent (each is
+        // updated in one step), so a poisoned lock is still fine to read.
+        self.log.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Where the run stands, for a progress line.
+    pub fn progress(&self) -> Progress {
+        let counters = self.counters();
+        let log = self.lock();
+        let (mean_score, reach) = match &log.last {
+            Some(row) => (row.mean_score, row.reach),
+            None => (log.window.mean_score(), log.window.reach()),
+        };
+        Progress {
+            episodes: counters.episodes,
+            moves: counters.moves,
+            seconds: counters.seconds,
+            mean_score,
+            reach,
+        }
+    }
+
+    /// The learning-curve rows finished since the last call.
+    pub fn take_curve_rows(&self) -> Vec<CurveRow> {
+        std::mem::take(&mut self.lock().rows)
+    }
+
+    /// Trains on `config.threads` threads until `stop` is set or the
+    /// episode limit is reached; an episode under way when `stop` is set is
+    /// finished first. Call it again to go on.
+    pub fn run(&self, stop: &AtomicBool) {
+        let start = Instant::now();
+        let started_run = self.lock().run_time;
+        let clock = || {
+            let mut log = self.lock();
+            log.run_time = started_run + start.elapsed();
+        };
+        std::thread::scope(|scope| {
+            for _ in 0..self.config.threads {
+                scope.spawn(|| {
+                    while !stop.load(Ordering::Relaxed) {
+                        let i = self.next_episode.fetch_add(1, Ordering::Relaxed);
+                        if self.config.episodes.is_some_and(|limit| i >= limit) {
+                            break;
+                        }
+                        let episode = self.play_episode(i);
+                        clock();
+                        self.record(&episode);
+                    }
+                });
+            }
+        });
+        // Episodes handed out but never started go back, so a later run
+        // plays them.
+        let done = self.lock().done;
+        self.next_episode.store(done, Ordering::Relaxed);
+        clock();
+    }
+
+    fn record(&self, episode: &Episode) {
+        self.moves.fetch_add(episode.moves, Ordering::Relaxed);
+        let moves = self.moves.load(Ordering::Relaxed);
+        let seconds = self.seconds_before;
+        let mut log = self.lock();
+        log.done += 1;
+        log.window.add(episode);
+        if log.window.episodes == self.config.curve_every {
+            let row = CurveRow {
+                episodes: log.done,
+                moves,
+                seconds: seconds + log.run_time.as_secs_f64(),
+                mean_score: log.window.mean_score(),
+                reach: log.window.reach(),
+            };
+            log.window = Window::default();
+            log.last = Some(row.clone());
+            log.rows.push(row);
+        }
+    }
+
+    /// The random stream of episode `i`.
+    fn episode_rng(&self, i: u64) -> GameRng {
+        GameRng::new(self.config.seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17))
+    }
+
+    /// Plays episode `i` greedily and learns from it.
+    pub fn play_episode(&self, i: u64) -> Episode {
+        let mut rng = self.episode_rng(i);
+        let p4 = self.config.four_probability;
+        let mut board = spawn(spawn(Board::EMPTY, &mut rng, p4), &mut rng, p4);
+        let mut previous: Option<([u32; N_FEATURES], f32)> = None;
+        let (mut score, mut moves) = (0u64, 0u64);
+        loop {
+            let Some(best) = self.best_move(board) else {
+                if let Some((f, v)) = previous {
+                    self.learn(&f, -v);
+                }
+                break;
+            };
+            if let Some((f, v)) = previous {
+                self.learn(&f, best.reward as f32 + best.value - v);
+            }
+            previous = Some((best.features, best.value));
+            score += u64::from(best.reward);
+            moves += 1;
+            board = spawn(best.after, &mut rng, p4);
+        }
+        Episode { score, moves, max_exponent: board.max_exponent() }
+    }
+
+    /// The move with the highest reward plus afterstate value.
+    #[inline]
+    fn best_move(&self, board: Board) -> Option<Choice> {
+        let mut best: Option<Choice> = None;
+        for dir in Direction::ALL {
+            let Some((after, reward)) = board.slide(dir) else { continue };
+            let f = features(after);
+            let value = self.net.value_of(&f);
+            if best.as_ref().is_none_or(|b| reward as f32 + value > b.reward as f32 + b.value) {
+                best = Some(Choice { after, reward, features: f, value });
+            }
+        }
+        best
+    }
+
+    /// Moves the value of the board with features `f` by the error `delta`.
+    #[inline]
+    fn learn(&self, f: &[u32; N_FEATURES], delta: f32) {
+        let step = self.config.alpha * delta / N_FEATURES as f32;
+        let Some(tc) = &self.tc else {
+            self.net.add(f, step);
+            return;
+        };
+        for &i in f {
+            let i = i as usize;
+            let pair = tc.errors[i].load(Ordering::Relaxed);
+            let (net, abs) = (f32::from_bits(pair as u32), f32::from_bits((pair >> 32) as u32));
+            let rate = if abs > 0.0 { net.abs() / abs } else { 1.0 };
+            self.net.add_one(i, rate * step);
+            let (net, abs) = (net + delta, abs + delta.abs());
+            let pair = u64::from(net.to_bits()) | u64::from(abs.to_bits()) << 32;
+            tc.errors[i].store(pair, Ordering::Relaxed);
+        }
+    }
+}
+
+struct Choice {
+    after: Board,
+    reward: u32,
+    features: [u32; N_FEATURES],
+    value: f32,
+}
+
+/// `board` with a 2 (or, with probability `p4`, a 4) on a uniformly chosen
+/// empty cell; the board itself when it is full.
+#[inline]
+pub(crate) fn spawn(board: Board, rng: &mut GameRng, p4: f64) -> Board {
+    let mut empty = board.empty_mask();
+    let n = empty.count_ones() as usize;
+    if n == 0 {
+        return board;
+    }
+    for _ in 0..rng.below(n) {
+        empty &= empty - 1;
+    }
+    let cell = empty.trailing_zeros() as usize / 4;
+    let exponent = if rng.unit() < p4 { 2 } else { 1 };
+    board.with_tile_unchecked(cell, exponent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trainer(config: TrainConfig) -> Trainer {
+        Trainer::new(config, Network::filled(0.0), Counters::default()).expect("valid")
+    }
+
+    #[test]
+    fn spawns_land_on_empty_cells_with_the_right_odds() {
+        let mut rng = GameRng::new(3);
+        let board: Board = "2 4 8 16/32 0 64 128/256 512 0 1024/2 4 8 16".parse().expect("valid");
+        let mut fours = 0;
+        for _ in 0..10_000 {
+            let after = spawn(board, &mut rng, 0.1);
+            assert_eq!(after.count_empty(), 1);
+            let added = after.raw() ^ board.raw();
+            assert!(added & board.raw() == 0);
+            fours += usize::from(added >> (added.trailing_zeros() / 4 * 4) == 2);
+        }
+        assert!((800..1200).contains(&fours), "{fours} fours in 10,000");
+    }
+
+    #[test]
+    fn a_td_update_matches_a_hand_computation() {
+        // Without TC: each of the 32 features of the board moves by
+        // alpha * delta / 32, so the value moves by alpha * delta (features
+        // that repeat count as often as they occur).
+        let mut config = TrainConfig::standard();
+        config.coherence = false;
+        config.alpha = 0.5;
+        let t = trainer(config);
+        // Sixteen different cells: no feature repeats, so each weight meets
+        // each error once.
+        let board: Board =
+            "2 4 8 16/32 64 128 256/512 1024 2048 4096/8192 16384 32768 2".parse().expect("valid");
+        let f = features(board);
+        let mut distinct = f.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), N_FEATURES);
+        t.learn(&f, 64.0);
+        assert_eq!(t.net.value(board), 32.0);
+        // With TC, the first update of fresh weights uses rate 1; a second,
+        // opposite error meets |E| / A = |64| / 64 = 1, then E = 0: the
+        // third gets rate 0.
+        let mut config = TrainConfig::standard();
+        config.alpha = 1.0;
+        let t = trainer(config);
+        t.learn(&f, 64.0);
+        assert_eq!(t.net.value(board), 64.0);
+        t.learn(&f, -64.0);
+        assert_eq!(t.net.value(board), 0.0);
+        t.learn(&f, 32.0);
+        assert_eq!(t.net.value(board), 0.0);
+    }
+
+    #[test]
+    fn bad_settings_are_errors() {
+        let mut c = TrainConfig::standard();
+        c.threads = 0;
+        assert!(matches!(
+            Trainer::new(c, Network::filled(0.0), Counters::default()),
+            Err(TrainError::NoThreads)
+        ));
+    }
+}
