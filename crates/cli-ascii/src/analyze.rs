@@ -17,7 +17,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     let rules = RulesBuilder { four_probability: args.four_probability, ..RulesBuilder::default() }
         .build()?;
     let config = setup::search_config(&args.settings);
-    let solver = Solver::new(config).context("invalid search settings")?;
+    let solver = setup::solver(config, args.settings.weights.as_deref(), 4)?;
     let mut out = BufWriter::new(io::stdout().lock());
     if !args.board.is_empty() {
         // The words are joined so that an unquoted board works too.

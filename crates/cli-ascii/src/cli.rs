@@ -56,6 +56,11 @@ pub(crate) enum Command {
         cargo run --release -p cli-ascii -- train --minutes 60\n  \
         cargo run --release -p cli-ascii -- train --resume train-out/checkpoint.bin")]
     Train(TrainArgs),
+    /// Write a training checkpoint's network as a compact weights file (the
+    /// form that is shipped and that --weights reads).
+    #[command(after_help = "Example:\n  \
+        cargo run --release -p cli-ascii -- export-weights train-out/checkpoint.bin my.n2048")]
+    ExportWeights(ExportArgs),
 }
 
 /// Who plays.
@@ -80,8 +85,9 @@ pub(crate) struct SearchArgs {
 /// How the AI searches: a preset, then the overrides.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct SearchSettings {
-    /// The search settings: tutorial (the Java tutorial's player), fast,
-    /// default or max.
+    /// The search settings: tutorial (the Java tutorial's player), the
+    /// heuristic's fast, default and max, or the learned network's ntuple
+    /// and ntuple-deep.
     #[arg(long, default_value_t = Preset::Default)]
     pub(crate) preset: Preset,
     /// Search this many chance layers deep, always (overrides the preset).
@@ -93,6 +99,10 @@ pub(crate) struct SearchSettings {
     /// Search threads (default: the preset's).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub(crate) threads: Option<u64>,
+    /// The network of the ntuple presets (default: the shipped weights,
+    /// crates/ntuple/weights/4x6.n2048).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) weights: Option<PathBuf>,
 }
 
 /// The rules of the game.
@@ -211,7 +221,7 @@ pub(crate) struct TrainArgs {
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub(crate) threads: u64,
     /// The learning rate per board (with TC rates, their meta rate).
-    #[arg(long, value_name = "A", default_value_t = 1.0)]
+    #[arg(long, value_name = "A", default_value_t = 0.25)]
     pub(crate) alpha: f32,
     /// Plain TD(0) with a fixed rate instead of temporal-coherence rates.
     #[arg(long)]
@@ -231,4 +241,14 @@ pub(crate) struct TrainArgs {
     /// Episodes per learning-curve row.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub(crate) curve_every: u64,
+}
+
+#[derive(Debug, Clone, Args)]
+pub(crate) struct ExportArgs {
+    /// The checkpoint `train` wrote.
+    #[arg(value_name = "CHECKPOINT")]
+    pub(crate) checkpoint: PathBuf,
+    /// The weights file to write.
+    #[arg(value_name = "OUT")]
+    pub(crate) out: PathBuf,
 }

@@ -36,6 +36,7 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => analyze::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::ExportWeights(args)) => train::export(&args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

@@ -6,11 +6,11 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use game_core::{Board, Direction, Game, GameBoard, Grid, PlayError, Rules};
-use solver_expectimax::{Decision, Player, SearchConfig};
+use solver_expectimax::{Decision, Player};
 
 use crate::cli::{PlayArgs, PlayerKind};
 use crate::render;
-use crate::setup::{self, AnyPlayer};
+use crate::setup::{self, AnyPlayer, PlayerSpec};
 use crate::term::{self, TerminalGuard};
 
 /// What a key asks for.
@@ -75,20 +75,14 @@ pub(crate) struct Session<B: GameBoard> {
     history: Vec<Game<B>>,
     hint: Option<Hint>,
     message: String,
-    kind: PlayerKind,
-    config: SearchConfig,
+    player: PlayerSpec,
     /// Built at the first hint: the default search holds a large table.
     hinter: Option<AnyPlayer>,
 }
 
 impl<B: GameBoard> Session<B> {
-    /// A new game from `seed`; hints come from the player `kind` with `config`.
-    pub(crate) fn new(
-        rules: Rules,
-        seed: u64,
-        kind: PlayerKind,
-        config: SearchConfig,
-    ) -> anyhow::Result<Self> {
+    /// A new game from `seed`; hints come from `player`.
+    pub(crate) fn new(rules: Rules, seed: u64, player: PlayerSpec) -> anyhow::Result<Self> {
         let game = Game::new(rules, seed)?;
         Ok(Session {
             rules,
@@ -96,8 +90,7 @@ impl<B: GameBoard> Session<B> {
             history: Vec::new(),
             hint: None,
             message: String::new(),
-            kind,
-            config,
+            player,
             hinter: None,
         })
     }
@@ -178,7 +171,7 @@ impl<B: GameBoard> Session<B> {
             return;
         }
         if self.hinter.is_none() {
-            match AnyPlayer::new(self.kind, self.config, self.game.seed()) {
+            match AnyPlayer::new(&self.player, self.rules.size(), self.game.seed()) {
                 Ok(player) => self.hinter = Some(player),
                 Err(err) => {
                     self.message = format!("no hint: {err:#}");
@@ -212,16 +205,18 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<()> {
         anyhow::bail!("play needs a terminal (try `watch --transcript` for text output)");
     }
     let rules = setup::rules(&args.game.rules)?;
-    let config = setup::config_of(&args.game.search, rules.size());
-    if args.game.search.player == PlayerKind::Expectimax {
-        config.validate().context("invalid search settings")?;
+    let player = PlayerSpec::of(&args.game.search, rules.size());
+    if player.kind == PlayerKind::Expectimax {
+        // Build one now so that bad settings or a missing network are
+        // reported before the screen changes, not at the first hint.
+        setup::solver(player.config, player.weights.as_deref(), rules.size())?;
     }
     let (seed, _) = setup::seed_or_clock(args.game.seed);
     let color = setup::use_color(args.game.no_color);
     if rules.size() == 4 {
-        play_loop(Session::<Board>::new(rules, seed, args.game.search.player, config)?, color)
+        play_loop(Session::<Board>::new(rules, seed, player)?, color)
     } else {
-        play_loop(Session::<Grid>::new(rules, seed, args.game.search.player, config)?, color)
+        play_loop(Session::<Grid>::new(rules, seed, player)?, color)
     }
 }
 
@@ -282,7 +277,8 @@ mod tests {
         let mut config = Preset::Fast.config();
         config.depth = Depth::Fixed(1);
         let rules = Rules::default();
-        let mut s = Session::new(rules, 1, PlayerKind::Expectimax, config).unwrap();
+        let player = PlayerSpec { kind: PlayerKind::Expectimax, config, weights: None };
+        let mut s = Session::new(rules, 1, player).unwrap();
         s.game = Game::from_board(board.parse().unwrap(), rules, 1).unwrap();
         s
     }
@@ -362,7 +358,8 @@ mod tests {
     fn new_game_takes_the_next_seed_and_quit_quits() {
         let rules = RulesBuilder { size: 3, ..RulesBuilder::default() }.build().unwrap();
         let config = Preset::Fast.config();
-        let mut s = Session::<Grid>::new(rules, 41, PlayerKind::Random, config).unwrap();
+        let player = PlayerSpec { kind: PlayerKind::Random, config, weights: None };
+        let mut s = Session::<Grid>::new(rules, 41, player).unwrap();
         s.handle_key(&key(KeyCode::Char('n')));
         assert_eq!(s.game().seed(), 42);
         assert_eq!(s.game().board().size(), 3);

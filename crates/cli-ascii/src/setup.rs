@@ -1,12 +1,15 @@
 //! From options to library values: rules, search settings, players, seeds.
 
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use game_core::{Direction, Game, GameBoard, Rules, RulesBuilder, TurnRule};
 use solver_expectimax::{
     Algorithm, Decision, Depth, ExpectimaxPlayer, Player, RandomPlayer, SearchConfig,
+    SharedEvaluator, Solver,
 };
 
 use crate::cli::{PlayerKind, RulesArgs, SearchArgs, SearchSettings};
@@ -52,7 +55,9 @@ pub(crate) fn config_of(args: &SearchArgs, size: usize) -> SearchConfig {
     if size > 4 && settings.depth.is_none() && settings.time_ms.is_none() {
         match config.algorithm {
             Algorithm::Tutorial => config.depth = Depth::Fixed(1),
-            Algorithm::Expectimax { .. } => config.time_budget = Some(BIG_BOARD_BUDGET),
+            Algorithm::Expectimax { .. } | Algorithm::Learned { .. } => {
+                config.time_budget = Some(BIG_BOARD_BUDGET);
+            }
         }
     }
     config
@@ -79,6 +84,60 @@ pub(crate) fn random_player_seed(game_seed: u64) -> u64 {
     !game_seed
 }
 
+/// The networks loaded so far, by path: a tournament's games and a
+/// session's solvers share one copy (a network is hundreds of megabytes).
+static NETWORKS: Mutex<Vec<(PathBuf, SharedEvaluator)>> = Mutex::new(Vec::new());
+
+/// The network at `path` (default: the shipped weights), loaded once.
+pub(crate) fn network(path: Option<&Path>) -> anyhow::Result<SharedEvaluator> {
+    let path = path.map_or_else(|| PathBuf::from(ntuple::SHIPPED_WEIGHTS), Path::to_owned);
+    let mut cache = NETWORKS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, net)) = cache.iter().find(|(p, _)| *p == path) {
+        return Ok(Arc::clone(net));
+    }
+    let weights = ntuple::load_weights(&path).context("cannot load the learned network")?;
+    let net: SharedEvaluator = Arc::new(weights.network);
+    cache.push((path, Arc::clone(&net)));
+    Ok(net)
+}
+
+/// The solver for `config`, with its network when the search is learned
+/// (from `weights`, or the shipped file).
+pub(crate) fn solver(
+    config: SearchConfig,
+    weights: Option<&Path>,
+    size: usize,
+) -> anyhow::Result<Solver> {
+    if let Algorithm::Learned { .. } = config.algorithm {
+        if size != 4 {
+            anyhow::bail!("the ntuple presets play 4x4 boards only, not {size}x{size}");
+        }
+        let net = network(weights)?;
+        return Solver::with_evaluator(config, net).context("invalid search settings");
+    }
+    Solver::new(config).context("invalid search settings")
+}
+
+/// Who plays: the kind of player, the search settings and the network of
+/// a learned search.
+#[derive(Debug, Clone)]
+pub(crate) struct PlayerSpec {
+    pub(crate) kind: PlayerKind,
+    pub(crate) config: SearchConfig,
+    pub(crate) weights: Option<PathBuf>,
+}
+
+impl PlayerSpec {
+    /// The player the options ask for on `size` x `size` boards.
+    pub(crate) fn of(args: &SearchArgs, size: usize) -> PlayerSpec {
+        PlayerSpec {
+            kind: args.player,
+            config: config_of(args, size),
+            weights: args.settings.weights.clone(),
+        }
+    }
+}
+
 /// Either player, behind one type.
 #[derive(Debug)]
 pub(crate) enum AnyPlayer {
@@ -88,11 +147,13 @@ pub(crate) enum AnyPlayer {
 
 impl AnyPlayer {
     /// The player the options ask for, for the game played from `seed`.
-    pub(crate) fn new(kind: PlayerKind, config: SearchConfig, seed: u64) -> anyhow::Result<Self> {
-        Ok(match kind {
-            PlayerKind::Expectimax => AnyPlayer::Expectimax(
-                ExpectimaxPlayer::new(config).context("invalid search settings")?,
-            ),
+    pub(crate) fn new(spec: &PlayerSpec, size: usize, seed: u64) -> anyhow::Result<Self> {
+        Ok(match spec.kind {
+            PlayerKind::Expectimax => AnyPlayer::Expectimax(ExpectimaxPlayer::with_solver(solver(
+                spec.config,
+                spec.weights.as_deref(),
+                size,
+            )?)),
             PlayerKind::Random => AnyPlayer::Random(RandomPlayer::new(random_player_seed(seed))),
         })
     }
@@ -126,7 +187,13 @@ mod tests {
     fn search(depth: Option<u32>, time_ms: Option<u64>) -> SearchArgs {
         SearchArgs {
             player: PlayerKind::Expectimax,
-            settings: SearchSettings { preset: Preset::Default, depth, time_ms, threads: Some(1) },
+            settings: SearchSettings {
+                preset: Preset::Default,
+                depth,
+                time_ms,
+                threads: Some(1),
+                weights: None,
+            },
         }
     }
 

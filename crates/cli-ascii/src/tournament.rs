@@ -11,18 +11,20 @@ use game_core::{Board, Grid};
 use solver_expectimax::{GameRecord, MILESTONES, Summary, TournamentSpec, run_tournament};
 
 use crate::cli::{PlayerKind, TournamentArgs};
-use crate::setup::{self, AnyPlayer};
+use crate::setup::{self, AnyPlayer, PlayerSpec};
 
 /// The CSV header `cargo xtask results` reads: keep it exactly so.
 pub(crate) const CSV_HEADER: &str = "seed,score,max_tile,moves,millis";
 
 pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let rules = setup::rules(&args.rules)?;
-    let config = setup::config_of(&args.search, rules.size());
-    let kind = args.search.player;
-    let search_threads = match kind {
+    let player = PlayerSpec::of(&args.search, rules.size());
+    let config = player.config;
+    let search_threads = match player.kind {
         PlayerKind::Expectimax => {
-            config.validate().context("invalid search settings")?;
+            // Build one now: bad settings or a missing network fail before
+            // the first game.
+            setup::solver(config, player.weights.as_deref(), rules.size())?;
             config.threads
         }
         PlayerKind::Random => 1,
@@ -43,7 +45,7 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     };
     let progress = Progress::new(args.games, io::stderr().is_terminal());
     let started = Instant::now();
-    let make_player = |seed| AnyPlayer::new(kind, config, seed);
+    let make_player = |seed| AnyPlayer::new(&player, rules.size(), seed);
     let on_record = |record: &GameRecord| progress.record(record);
     let records = if rules.size() == 4 {
         run_tournament::<Board, _, _>(&spec, make_player, on_record)?

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use ntuple::{CURVE_MILESTONES, Network, Progress, TrainConfig, Trainer};
 
-use crate::cli::TrainArgs;
+use crate::cli::{ExportArgs, TrainArgs};
 
 /// The learning curve's header.
 const CURVE_HEADER: &str =
@@ -162,4 +162,32 @@ fn progress_line(p: &Progress, moves_per_second: f64) -> String {
         secs / 60 % 60,
         secs % 60
     )
+}
+
+/// `export-weights`: a checkpoint's network as a compact weights file, read
+/// back and compared before it is reported written.
+pub(crate) fn export(args: &ExportArgs) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let cp = ntuple::load_checkpoint(&args.checkpoint)?;
+    ntuple::save_weights(&cp.network, cp.counters.episodes, &args.out)?;
+    let back = ntuple::load_weights(&args.out)?;
+    // Half a quantisation step, plus the rounding of `w * SCALE` in f32.
+    let off = |a: f32, b: f32| (a - b).abs() - a.abs() * f32::EPSILON;
+    let worst = cp.network.weights().zip(back.network.weights()).map(|(a, b)| off(a, b));
+    let worst = worst.fold(0f32, f32::max);
+    anyhow::ensure!(
+        worst <= 0.5 / ntuple::SCALE,
+        "the written file reads back {worst} away from the checkpoint"
+    );
+    let size = std::fs::metadata(&args.out)?.len();
+    let mut err = io::stderr().lock();
+    writeln!(
+        err,
+        "wrote {} ({:.1} MB, {} episodes) in {:.1} s; largest round-trip error {worst}",
+        args.out.display(),
+        size as f64 / 1e6,
+        back.episodes,
+        start.elapsed().as_secs_f64()
+    )?;
+    Ok(())
 }

@@ -11,7 +11,7 @@ use solver_expectimax::{Decision, Player};
 
 use crate::cli::{PlayerKind, WatchArgs};
 use crate::render::{self, bordered_with_score, short_count};
-use crate::setup::{self, AnyPlayer};
+use crate::setup::{self, AnyPlayer, PlayerSpec};
 use crate::term::{self, TerminalGuard};
 
 /// The pause between moves on a terminal when --delay-ms is not given:
@@ -33,9 +33,9 @@ struct Watch {
 
 pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<()> {
     let rules = setup::rules(&args.game.rules)?;
-    let config = setup::config_of(&args.game.search, rules.size());
+    let spec = PlayerSpec::of(&args.game.search, rules.size());
     let (seed, seed_from_clock) = setup::seed_or_clock(args.game.seed);
-    let mut player = AnyPlayer::new(args.game.search.player, config, seed)?;
+    let mut player = AnyPlayer::new(&spec, rules.size(), seed)?;
     let who = match args.game.search.player {
         PlayerKind::Expectimax => {
             format!("expectimax, preset {}", args.game.search.settings.preset)

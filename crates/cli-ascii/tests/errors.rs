@@ -9,10 +9,34 @@ fn unknown_preset() {
         &["--preset", "nope"],
         None,
         2,
-        "unknown preset `nope` (expected tutorial, fast, default or max)",
+        "unknown preset `nope` (expected tutorial, fast, default, max, ntuple or ntuple-deep)",
     );
     error_of(&["tournament", "--preset", "nope"], None, 2, "unknown preset `nope`");
     error_of(&["analyze", "--preset", "nope", "2 0/0 2"], None, 2, "unknown preset `nope`");
+}
+
+#[test]
+fn learned_presets_need_their_network_and_a_4x4_board() {
+    let err = error_of(
+        &[
+            "analyze",
+            "--preset",
+            "ntuple",
+            "--weights",
+            "/nonexistent/w.n2048",
+            "2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2",
+        ],
+        None,
+        1,
+        "cannot load the learned network",
+    );
+    assert!(err.contains("/nonexistent/w.n2048"), "{err}");
+    error_of(
+        &["tournament", "--preset", "ntuple", "--size", "5"],
+        None,
+        1,
+        "the ntuple presets play 4x4 boards only, not 5x5",
+    );
 }
 
 #[test]

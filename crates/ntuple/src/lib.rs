@@ -6,21 +6,30 @@
 //!   summed per board;
 //! - [`Trainer`]: TD(0) with temporal-coherence learning rates, on threads
 //!   sharing one network;
-//! - [`save_checkpoint`] / [`load_checkpoint`]: the whole training state.
+//! - [`save_checkpoint`] / [`load_checkpoint`]: the whole training state;
+//! - [`save_weights`] / [`load_weights`]: the compact file that is shipped.
 //!
-//! The crate depends on game-core alone: the search uses a network through
-//! the solver's evaluator trait, wired up by the frontends.
+//! The crate depends on game-core, and on solver-expectimax only to
+//! implement its [`solver_expectimax::Evaluator`] trait for [`Network`], so
+//! that a network plugs into the search with
+//! [`solver_expectimax::Solver::with_evaluator`].
 #![deny(missing_docs)]
+
+/// The shipped weights file, in this crate's folder (found from a clone
+/// of the repository, where `cargo run` builds it).
+pub const SHIPPED_WEIGHTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/4x6.n2048");
 
 mod file;
 mod network;
 mod train;
+mod weights;
 
 pub use file::{Checkpoint, FileError, FileErrorKind, load_checkpoint, save_checkpoint};
 pub use network::{
-    CELL_VALUES, N_FEATURES, N_TUPLES, N_WEIGHTS, Network, PATTERNS, TUPLE_ENTRIES, TUPLE_LEN,
-    features,
+    CELL_VALUES, Greedy, N_FEATURES, N_TUPLES, N_WEIGHTS, Network, PATTERNS, TUPLE_ENTRIES,
+    TUPLE_LEN, features,
 };
 pub use train::{
     CURVE_MILESTONES, Counters, CurveRow, Episode, Progress, TrainConfig, TrainError, Trainer,
 };
+pub use weights::{SCALE, Weights, load_weights, save_weights};

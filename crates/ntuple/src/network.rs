@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use game_core::Board;
+use game_core::{Board, Direction};
 
 /// The cells of each tuple (`row * 4 + col`): two straight 2x3 blocks
 /// (rows 0-1 and rows 1-2) and two 3+3 "L-free" rectangles (a 3-cell row
@@ -57,6 +57,21 @@ pub fn features(board: Board) -> [u32; N_FEATURES] {
         }
     }
     out
+}
+
+/// A greedy choice: see [`Network::best_move`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Greedy {
+    /// The move.
+    pub direction: Direction,
+    /// The board after it, before the spawn.
+    pub after: Board,
+    /// The score it gains.
+    pub reward: u32,
+    /// The afterstate's features.
+    pub features: [u32; N_FEATURES],
+    /// The afterstate's value.
+    pub value: f32,
 }
 
 /// The network: `N_WEIGHTS` `f32` weights, shared by every thread that
@@ -128,6 +143,24 @@ impl Network {
         features.iter().map(|&i| self.weight(i as usize)).sum()
     }
 
+    /// The greedy move: the direction with the highest score gained plus
+    /// afterstate value, with that sum, its afterstate and the afterstate's
+    /// features; `None` when no direction changes the board. Ties go to the
+    /// first in [`Direction::ALL`].
+    #[inline]
+    pub fn best_move(&self, board: Board) -> Option<Greedy> {
+        let mut best: Option<Greedy> = None;
+        for direction in Direction::ALL {
+            let Some((after, reward)) = board.slide(direction) else { continue };
+            let features = features(after);
+            let value = self.value_of(&features);
+            if best.as_ref().is_none_or(|b| reward as f32 + value > b.reward as f32 + b.value) {
+                best = Some(Greedy { direction, after, reward, features, value });
+            }
+        }
+        best
+    }
+
     /// Adds `delta` to the weight at each feature (a feature that occurs
     /// twice, on a symmetric board, gets it twice, as the gradient says).
     #[inline]
@@ -142,6 +175,13 @@ impl Network {
     pub(crate) fn add_one(&self, i: usize, delta: f32) {
         let w = &self.weights[i];
         w.store((f32::from_bits(w.load(Ordering::Relaxed)) + delta).to_bits(), Ordering::Relaxed);
+    }
+}
+
+impl solver_expectimax::Evaluator<Board> for Network {
+    #[inline]
+    fn evaluate(&self, board: &Board) -> f32 {
+        self.value(*board)
     }
 }
 

@@ -25,6 +25,17 @@ pub enum Algorithm {
         /// evaluator instead of being searched.
         prob_cutoff: f32,
     },
+    /// Expectimax over a learned evaluator of afterstates (a value that
+    /// counts the score still to come), given to [`Solver::with_evaluator`]:
+    /// each max node adds the score its move gains to the value below it,
+    /// as the network was trained. Chance nodes, cut-offs and the table are
+    /// those of [`Algorithm::Expectimax`]. 4x4 boards only.
+    ///
+    /// [`Solver::with_evaluator`]: crate::Solver::with_evaluator
+    Learned {
+        /// As for [`Algorithm::Expectimax`].
+        prob_cutoff: f32,
+    },
 }
 
 /// How deep the search goes, counted in chance layers: "depth 3" is
@@ -85,6 +96,11 @@ pub enum ConfigError {
     TooDeep(u32),
     /// The thread pool could not be started.
     ThreadPool,
+    /// [`Algorithm::Learned`] needs its evaluator: build the solver with
+    /// [`crate::Solver::with_evaluator`].
+    NoEvaluator,
+    /// An evaluator was given to a search that does not use one.
+    UnusedEvaluator,
 }
 
 /// The deepest depth a search accepts.
@@ -97,6 +113,10 @@ impl fmt::Display for ConfigError {
             ConfigError::BadDepth => f.write_str("the depth must be at least 1 (and min <= max)"),
             ConfigError::TooDeep(d) => write!(f, "depth {d} is too deep (at most {MAX_DEPTH})"),
             ConfigError::ThreadPool => f.write_str("the search's thread pool could not start"),
+            ConfigError::NoEvaluator => {
+                f.write_str("a learned search needs its network (Solver::with_evaluator)")
+            }
+            ConfigError::UnusedEvaluator => f.write_str("only a learned search takes an evaluator"),
         }
     }
 }
@@ -135,13 +155,25 @@ pub enum Preset {
     Fast,
     /// What `watch` shows: strong and fluid.
     Default,
-    /// The strongest play, at a higher time per move.
+    /// The strongest play of the heuristic, at a higher time per move.
     Max,
+    /// The learned n-tuple network under a shallow search (two moves and
+    /// the spawn between them): quick.
+    Ntuple,
+    /// The learned network under a deeper, time-budgeted search.
+    NtupleDeep,
 }
 
 impl Preset {
     /// Every preset.
-    pub const ALL: [Preset; 4] = [Preset::Tutorial, Preset::Fast, Preset::Default, Preset::Max];
+    pub const ALL: [Preset; 6] = [
+        Preset::Tutorial,
+        Preset::Fast,
+        Preset::Default,
+        Preset::Max,
+        Preset::Ntuple,
+        Preset::NtupleDeep,
+    ];
 
     /// The preset's name.
     pub const fn name(self) -> &'static str {
@@ -150,6 +182,8 @@ impl Preset {
             Preset::Fast => "fast",
             Preset::Default => "default",
             Preset::Max => "max",
+            Preset::Ntuple => "ntuple",
+            Preset::NtupleDeep => "ntuple-deep",
         }
     }
 
@@ -189,7 +223,26 @@ impl Preset {
                 threads,
                 table_bytes: 1 << 30,
             },
+            Preset::Ntuple => SearchConfig {
+                algorithm: Algorithm::Learned { prob_cutoff: 1e-3 },
+                depth: Depth::Fixed(1),
+                time_budget: None,
+                threads: 1,
+                table_bytes: 16 << 20,
+            },
+            Preset::NtupleDeep => SearchConfig {
+                algorithm: Algorithm::Learned { prob_cutoff: 1e-4 },
+                depth: Depth::Fixed(3),
+                time_budget: None,
+                threads,
+                table_bytes: 256 << 20,
+            },
         }
+    }
+
+    /// Whether the preset searches with the learned network.
+    pub const fn is_learned(self) -> bool {
+        matches!(self, Preset::Ntuple | Preset::NtupleDeep)
     }
 }
 
@@ -205,7 +258,11 @@ pub struct UnknownPreset(pub String);
 
 impl fmt::Display for UnknownPreset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown preset `{}` (expected tutorial, fast, default or max)", self.0)
+        write!(
+            f,
+            "unknown preset `{}` (expected tutorial, fast, default, max, ntuple or ntuple-deep)",
+            self.0
+        )
     }
 }
 

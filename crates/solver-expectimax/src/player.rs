@@ -55,6 +55,12 @@ impl ExpectimaxPlayer {
         Ok(ExpectimaxPlayer { solver: Solver::new(config)? })
     }
 
+    /// A player asking `solver` (one built with
+    /// [`Solver::with_evaluator`], say).
+    pub fn with_solver(solver: Solver) -> ExpectimaxPlayer {
+        ExpectimaxPlayer { solver }
+    }
+
     /// The solver.
     pub fn solver(&self) -> &Solver {
         &self.solver

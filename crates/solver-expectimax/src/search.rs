@@ -56,6 +56,26 @@ pub(crate) struct Shared<'a, E> {
     /// Whether the search runs on a pool of more than one thread, so that
     /// the largest chance nodes offer their spawns to idle threads.
     pub(crate) parallel: bool,
+    /// Whether a max node adds the score each move gains (for a learned
+    /// evaluator, whose values count only the score still to come).
+    pub(crate) rewards: bool,
+}
+
+impl<E> Shared<'_, E> {
+    /// Where a max node's best starts: 0 for the heuristic, whose values
+    /// are positive on every live board, so a lost board (0) is below them
+    /// all; minus infinity for a learned value, which may fall below 0 near
+    /// the end of a game and must still beat losing.
+    #[inline]
+    pub(crate) fn floor(&self) -> f32 {
+        if self.rewards { f32::NEG_INFINITY } else { 0.0 }
+    }
+
+    /// A max node's value from its best: 0 (lost) when no move was legal.
+    #[inline]
+    pub(crate) fn lost_if_none(best: f32) -> f32 {
+        if best == f32::NEG_INFINITY { 0.0 } else { best }
+    }
 }
 
 /// One task's view: the shared part, its own counters, and for boards
@@ -76,14 +96,30 @@ pub(crate) fn shifts<B: GameBoard>(board: &B) -> [B; 4] {
     Direction::ALL.map(|d| board.shift(d))
 }
 
+/// The board after each direction and the score it gains, when `rewards`;
+/// otherwise [`shifts`] and zeros. A direction that changes nothing gives
+/// the board itself.
+#[inline]
+pub(crate) fn moves<B: GameBoard>(board: &B, rewards: bool) -> ([B; 4], [f32; 4]) {
+    if !rewards {
+        return (shifts(board), [0.0; 4]);
+    }
+    let slid = Direction::ALL.map(|d| board.slide(d));
+    (
+        slid.map(|m| m.map_or(*board, |(b, _)| b)),
+        slid.map(|m| m.map_or(0.0, |(_, gain)| gain as f32)),
+    )
+}
+
 /// A piece of search that can run as its own parallel task.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Work<B> {
     /// A whole max node.
     Max { board: B, depth: u32, prob: f32 },
     /// One child chance node of a max node, its probability already
-    /// rounded to its class (exactly as [`Task::max`] would pass it).
-    Chance { board: B, depth: u32, prob: f32, class: u32 },
+    /// rounded to its class (exactly as [`Task::max`] would pass it), and
+    /// the score its move gained (0 unless the search counts rewards).
+    Chance { board: B, depth: u32, prob: f32, class: u32, gain: f32 },
 }
 
 /// Splits the max node (board, depth, prob) into its children's chance
@@ -95,15 +131,18 @@ pub(crate) fn split<B: GameBoard>(
     depth: u32,
     prob: f32,
     cutoff: f32,
+    rewards: bool,
 ) -> (Vec<Work<B>>, u64) {
     let (q, class) = quantize(prob);
     if depth <= 1 || q < cutoff {
         return (vec![Work::Max { board: *board, depth, prob }], 0);
     }
-    let work = shifts(board)
+    let (children, gains) = moves(board, rewards);
+    let work = children
         .into_iter()
-        .filter(|child| child != board)
-        .map(|child| Work::Chance { board: child, depth: depth - 1, prob: q, class })
+        .zip(gains)
+        .filter(|(child, _)| child != board)
+        .map(|(child, gain)| Work::Chance { board: child, depth: depth - 1, prob: q, class, gain })
         .collect();
     (work, 4)
 }
@@ -147,17 +186,21 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
         Ok(())
     }
 
-    /// Runs one piece of split work.
+    /// Runs one piece of split work: the value its max node would take
+    /// into account (a chance node's with its move's gain added).
     pub(crate) fn run(&mut self, work: &Work<B>) -> Result<f32, Aborted> {
         match *work {
             Work::Max { board, depth, prob } => self.max(&board, depth, prob),
-            Work::Chance { board, depth, prob, class } => match self.probe(&board, depth, class) {
-                Some(v) => {
-                    self.stats.table_hits += 1;
-                    Ok(v)
-                }
-                None => self.expand(&board, depth, prob, class),
-            },
+            Work::Chance { board, depth, prob, class, gain } => {
+                let v = match self.probe(&board, depth, class) {
+                    Some(v) => {
+                        self.stats.table_hits += 1;
+                        v
+                    }
+                    None => self.expand(&board, depth, prob, class)?,
+                };
+                Ok(gain + v)
+            }
         }
     }
 
@@ -246,7 +289,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
     /// board, or 0 (a lost board) when none does.
     pub(crate) fn max(&mut self, board: &B, depth: u32, prob: f32) -> Result<f32, Aborted> {
         self.stats.moves += 4;
-        let children = shifts(board);
+        let (children, gains) = moves(board, self.shared.rewards);
         let legal = children.map(|c| c != *board);
         // The children are chance nodes of the same depth and probability:
         // decide leaf or not once, and probe the table for all of them
@@ -254,15 +297,15 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
         // overlap instead of stalling one after another.
         let (prob, class) = quantize(prob);
         let depth = depth - 1;
-        let mut best = 0f32;
+        let mut best = self.shared.floor();
         if depth == 0 || prob < self.shared.cutoff {
-            for (child, legal) in children.iter().zip(legal) {
+            for ((child, legal), gain) in children.iter().zip(legal).zip(gains) {
                 if legal {
                     self.stats.evals += 1;
-                    best = best.max(self.shared.eval.evaluate(child));
+                    best = best.max(gain + self.shared.eval.evaluate(child));
                 }
             }
-            return Ok(best);
+            return Ok(Shared::<E>::lost_if_none(best));
         }
         let hits: [Option<f32>; 4] = std::array::from_fn(|i| {
             let worth_it = legal[i] && depth >= MIN_TABLE_DEPTH;
@@ -279,9 +322,9 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
                 }
                 None => self.expand(&children[i], depth, prob, class)?,
             };
-            best = best.max(v);
+            best = best.max(gains[i] + v);
         }
-        Ok(best)
+        Ok(Shared::<E>::lost_if_none(best))
     }
 }
 
@@ -314,6 +357,7 @@ mod tests {
                     deadline: None,
                     stop: &stop,
                     parallel,
+                    rewards: false,
                 };
                 pool.install(|| {
                     let mut task = Task::new(&shared);

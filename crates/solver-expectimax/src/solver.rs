@@ -1,10 +1,11 @@
 //! The solver: settings in, a decision out.
 
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use game_core::{Direction, GameBoard, Rules};
+use game_core::{Board, Direction, GameBoard, Rules};
 use rayon::prelude::*;
 
 use crate::config::{Algorithm, ConfigError, Depth, SearchConfig};
@@ -52,12 +53,17 @@ impl Decision {
 pub enum SearchError {
     /// No direction changes the board: the game is over.
     NoMove,
+    /// The learned search plays 4x4 boards only; the board's size.
+    NotFourByFour(usize),
 }
 
 impl fmt::Display for SearchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SearchError::NoMove => f.write_str("no direction changes the board (the game is over)"),
+            SearchError::NotFourByFour(n) => {
+                write!(f, "the learned network plays 4x4 boards only, not {n}x{n}")
+            }
         }
     }
 }
@@ -91,12 +97,47 @@ enum Engine {
     /// The strong search keeps its evaluator's row table and its
     /// transposition table (none when `table_bytes` is below one entry).
     Expectimax { eval: WeightedEvaluator, table: Option<TransTable>, cutoff: f32 },
+    /// The learned search keeps its network and its own table.
+    Learned { eval: SharedEvaluator, table: Option<TransTable>, cutoff: f32 },
+}
+
+/// A learned evaluator of packed 4x4 afterstates, shared by the solvers
+/// and threads that use it (a network is hundreds of megabytes).
+pub type SharedEvaluator = Arc<dyn Evaluator<Board>>;
+
+/// A shared evaluator borrowed for one decision: a sized handle on the
+/// trait object, which the generic search takes by reference.
+struct Borrowed<'a>(&'a dyn Evaluator<Board>);
+
+impl Evaluator<Board> for Borrowed<'_> {
+    #[inline]
+    fn evaluate(&self, board: &Board) -> f32 {
+        self.0.evaluate(board)
+    }
+}
+
+/// A 4x4 board of any type, scored by an evaluator of packed boards: the
+/// learned search on [`game_core::Grid`]s of size 4 (it rejects other
+/// sizes before searching).
+struct Packed<'a>(&'a dyn Evaluator<Board>);
+
+impl<B: GameBoard> Evaluator<B> for Packed<'_> {
+    fn evaluate(&self, board: &B) -> f32 {
+        let mut rows = [[0u8; 4]; 4];
+        for (r, row) in rows.iter_mut().enumerate() {
+            for (c, cell) in row.iter_mut().enumerate() {
+                *cell = board.exponent(r, c).unwrap_or(0);
+            }
+        }
+        // Every exponent a 4x4 board holds fits the packed board.
+        Board::from_exponents(rows).map_or(0.0, |packed| self.0.evaluate(&packed))
+    }
 }
 
 impl Engine {
     fn table(&self) -> Option<&TransTable> {
         match self {
-            Engine::Expectimax { table, .. } => table.as_ref(),
+            Engine::Expectimax { table, .. } | Engine::Learned { table, .. } => table.as_ref(),
             Engine::Tutorial => None,
         }
     }
@@ -118,6 +159,26 @@ impl Solver {
     /// [`ConfigError`] when the settings are invalid or the thread pool
     /// cannot start.
     pub fn new(config: SearchConfig) -> Result<Solver, ConfigError> {
+        Solver::build(config, None)
+    }
+
+    /// A solver for an [`Algorithm::Learned`] search, scoring afterstates
+    /// with `eval`.
+    ///
+    /// # Errors
+    /// [`ConfigError`] when the settings are invalid, are not a learned
+    /// search, or the thread pool cannot start.
+    pub fn with_evaluator(
+        config: SearchConfig,
+        eval: SharedEvaluator,
+    ) -> Result<Solver, ConfigError> {
+        Solver::build(config, Some(eval))
+    }
+
+    fn build(
+        config: SearchConfig,
+        learned: Option<SharedEvaluator>,
+    ) -> Result<Solver, ConfigError> {
         config.validate()?;
         let pool = if config.threads > 1 {
             let pool = rayon::ThreadPoolBuilder::new()
@@ -129,16 +190,21 @@ impl Solver {
         } else {
             None
         };
-        let engine = match config.algorithm {
-            Algorithm::Tutorial => Engine::Tutorial,
-            Algorithm::Expectimax { weights, prob_cutoff } => {
-                let touch = config.time_budget.is_some();
-                Engine::Expectimax {
-                    eval: WeightedEvaluator::new(weights),
-                    table: TransTable::with_bytes(config.table_bytes, touch),
-                    cutoff: prob_cutoff,
-                }
-            }
+        let touch = config.time_budget.is_some();
+        let engine = match (config.algorithm, learned) {
+            (Algorithm::Tutorial, None) => Engine::Tutorial,
+            (Algorithm::Expectimax { weights, prob_cutoff }, None) => Engine::Expectimax {
+                eval: WeightedEvaluator::new(weights),
+                table: TransTable::with_bytes(config.table_bytes, touch),
+                cutoff: prob_cutoff,
+            },
+            (Algorithm::Learned { prob_cutoff }, Some(eval)) => Engine::Learned {
+                eval,
+                table: TransTable::with_bytes(config.table_bytes, touch),
+                cutoff: prob_cutoff,
+            },
+            (Algorithm::Learned { .. }, None) => return Err(ConfigError::NoEvaluator),
+            (_, Some(_)) => return Err(ConfigError::UnusedEvaluator),
         };
         Ok(Solver { config, pool, engine })
     }
@@ -186,7 +252,27 @@ impl Solver {
     pub fn decide<B: GameBoard>(&self, board: &B, rules: &Rules) -> Result<Decision, SearchError> {
         match &self.engine {
             Engine::Expectimax { eval, table, cutoff } => {
-                self.decide_expectimax(board, rules, *cutoff, eval, table.as_ref())
+                self.decide_expectimax(board, rules, *cutoff, eval, table.as_ref(), false)
+            }
+            Engine::Learned { eval, table, cutoff } => {
+                if board.size() != 4 {
+                    return Err(SearchError::NotFourByFour(board.size()));
+                }
+                match (board as &dyn std::any::Any).downcast_ref::<Board>() {
+                    Some(packed) => self.decide_expectimax(
+                        packed,
+                        rules,
+                        *cutoff,
+                        &Borrowed(&**eval),
+                        table.as_ref(),
+                        true,
+                    ),
+                    None => {
+                        // Not the packed type: no table (its keys are
+                        // packed boards), the evaluator through a copy.
+                        self.decide_expectimax(board, rules, *cutoff, &Packed(&**eval), None, true)
+                    }
+                }
             }
             Engine::Tutorial => self.decide_tutorial(board, rules),
         }
@@ -205,10 +291,12 @@ impl Solver {
         evaluator: &E,
     ) -> Result<Decision, SearchError> {
         let cutoff = match self.config.algorithm {
-            Algorithm::Expectimax { prob_cutoff, .. } => prob_cutoff,
+            Algorithm::Expectimax { prob_cutoff, .. } | Algorithm::Learned { prob_cutoff } => {
+                prob_cutoff
+            }
             Algorithm::Tutorial => 0.0,
         };
-        self.decide_expectimax(board, rules, cutoff, evaluator, None)
+        self.decide_expectimax(board, rules, cutoff, evaluator, None, false)
     }
 
     /// Runs `tasks` on the pool (or here with one thread), keeping their
@@ -317,11 +405,21 @@ impl Solver {
         cutoff: f32,
         eval: &E,
         table: Option<&TransTable>,
+        rewards: bool,
     ) -> Result<Decision, SearchError> {
         let start = Instant::now();
         let target = self.depth_for(board);
         let p4 = rules.four_probability();
         let (moved, tasks) = Self::root_tasks(board, p4);
+        // The score each root move gains, added to its value when the
+        // evaluator counts only the score still to come.
+        let root_gains: Vec<f32> = moved
+            .iter()
+            .map(|(d, _)| match board.slide(*d) {
+                Some((_, gain)) if rewards => gain as f32,
+                _ => 0.0,
+            })
+            .collect();
         if moved.is_empty() {
             return Err(SearchError::NoMove);
         }
@@ -348,6 +446,7 @@ impl Solver {
                 deadline,
                 stop: &stop,
                 parallel: self.pool.is_some(),
+                rewards,
             };
             // Each spawn below the root is a max node; split them into
             // their children so that there are enough tasks to keep every
@@ -356,7 +455,7 @@ impl Solver {
             for (k, (i, spawned, four)) in tasks.iter().enumerate() {
                 let n = moved[*i].1.count_empty() as f32;
                 let p = if *four { shared.p4 } else { shared.p2 };
-                let (pieces, moves) = split(spawned, depth, p / n, cutoff);
+                let (pieces, moves) = split(spawned, depth, p / n, cutoff, rewards);
                 stats.moves += moves;
                 work.extend(pieces.into_iter().map(|w| (k, w)));
             }
@@ -365,7 +464,7 @@ impl Solver {
                 let v = task.run(w);
                 (v.ok(), task.stats)
             });
-            let mut best = vec![0f32; tasks.len()];
+            let mut best = vec![shared.floor(); tasks.len()];
             let mut finished = true;
             for ((k, _), (v, s)) in work.iter().zip(results) {
                 stats += s;
@@ -375,15 +474,15 @@ impl Solver {
                 }
             }
             let mut totals = vec![0f32; moved.len()];
-            for ((i, _, four), v) in tasks.iter().zip(&best) {
+            for ((i, _, four), &v) in tasks.iter().zip(&best) {
                 let p = if *four { shared.p4 } else { shared.p2 };
-                totals[*i] += p * v;
+                totals[*i] += p * Shared::<E>::lost_if_none(v);
             }
             if !finished {
                 break;
             }
-            for (total, (_, after)) in totals.iter_mut().zip(&moved) {
-                *total /= after.count_empty() as f32;
+            for ((total, (_, after)), gain) in totals.iter_mut().zip(&moved).zip(&root_gains) {
+                *total = gain + *total / after.count_empty() as f32;
             }
             stats.moves += 4;
             stats.nodes += moved.len() as u64;

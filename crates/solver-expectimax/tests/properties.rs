@@ -42,6 +42,7 @@ proptest! {
                     }
                 }
                 Err(SearchError::NoMove) => prop_assert!(board.is_game_over()),
+                Err(err) => prop_assert!(false, "unexpected {err}"),
             }
         }
     }
