@@ -12,6 +12,7 @@
 
 mod bench;
 mod ci;
+mod curve;
 mod json;
 mod machine;
 mod plot;
@@ -44,6 +45,8 @@ Tasks:
                      score beats the incumbent's by two standard errors over the
                      same seeds (defaults: fast, 200 games, seeds from 1000001,
                      1 round, step 0.25, all cores). Prints a Markdown table.
+  curve <CSV> <SVG>  Draw the learning curve that `cli-ascii train` writes
+                     (reach rates and mean score against training hours).
   help               Print this list.
 ";
 
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         "ci" => ci::run(rest),
+        "curve" => curve::run(rest),
         "bench" => bench::run(rest),
         "results" => results::run(rest),
         "tune" => tune::run(rest),

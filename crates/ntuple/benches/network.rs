@@ -1,0 +1,80 @@
+//! The network's speed: one board's value (ns per board, over boards from
+//! real games, so that the look-ups miss the caches as they do in play),
+//! the greedy move, and training moves per second on one and two threads.
+
+use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use game_core::{Board, Game, Rules};
+use ntuple::{Counters, Network, TrainConfig, Trainer};
+
+/// Boards from greedy games of a network trained for a few hundred
+/// episodes: the positions (and the spread of weights touched) of play.
+fn positions(net: &Network, n: usize) -> Vec<Board> {
+    let mut boards = Vec::with_capacity(n);
+    let mut seed = 1;
+    while boards.len() < n {
+        let mut game = Game::<Board>::new(Rules::default(), seed).expect("4x4");
+        seed += 1;
+        while let Some(best) = net.best_move(*game.board()) {
+            boards.push(best.after);
+            game.play(best.direction).expect("legal");
+        }
+    }
+    boards.truncate(n);
+    boards
+}
+
+fn trainer(threads: usize, episodes: Option<u64>) -> Trainer {
+    let mut config = TrainConfig::standard();
+    config.threads = threads;
+    config.episodes = episodes;
+    Trainer::new(config, Network::filled(0.0), Counters::default()).expect("valid")
+}
+
+fn bench(c: &mut Criterion) {
+    let warm = trainer(1, Some(500));
+    warm.run(&AtomicBool::new(false));
+    let net = warm.network();
+    let boards = positions(net, 100_000);
+    // A check that the bench measures something real: trained values are
+    // positive on boards from play.
+    assert!(boards.iter().take(100).all(|&b| net.value(b) > 0.0));
+
+    let mut group = c.benchmark_group("network");
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("value", |b| {
+        b.iter(|| boards.iter().map(|&board| net.value(black_box(board))).sum::<f32>())
+    });
+    group.bench_function("best_move", |b| {
+        b.iter(|| boards.iter().filter_map(|&board| net.best_move(black_box(board))).count())
+    });
+    group.finish();
+
+    // Training: moves per second, timed over a fixed number of episodes
+    // from the warm network's level (fresh networks play short games).
+    let mut group = c.benchmark_group("train");
+    group.sample_size(10).measurement_time(Duration::from_secs(20));
+    for threads in [1usize, 2] {
+        group.bench_function(format!("threads-{threads}"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let t = trainer(threads, Some(300));
+                    let start = Instant::now();
+                    t.run(&AtomicBool::new(false));
+                    let took = start.elapsed();
+                    // Per move, so the figure is ns per training move.
+                    total += took.div_f64(t.counters().moves as f64);
+                }
+                total
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
