@@ -2,7 +2,6 @@
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
@@ -84,20 +83,9 @@ pub(crate) fn random_player_seed(game_seed: u64) -> u64 {
     !game_seed
 }
 
-/// The networks loaded so far, by path: a tournament's games and a
-/// session's solvers share one copy (a network is hundreds of megabytes).
-static NETWORKS: Mutex<Vec<(PathBuf, SharedEvaluator)>> = Mutex::new(Vec::new());
-
 /// The network at `path` (default: the shipped weights), loaded once.
 pub(crate) fn network(path: Option<&Path>) -> anyhow::Result<SharedEvaluator> {
-    let path = path.map_or_else(|| PathBuf::from(ntuple::SHIPPED_WEIGHTS), Path::to_owned);
-    let mut cache = NETWORKS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, net)) = cache.iter().find(|(p, _)| *p == path) {
-        return Ok(Arc::clone(net));
-    }
-    let weights = ntuple::load_weights(&path).context("cannot load the learned network")?;
-    let net: SharedEvaluator = Arc::new(weights.network);
-    cache.push((path, Arc::clone(&net)));
+    let net = ntuple::shared_network(path).context("cannot load the learned network")?;
     Ok(net)
 }
 

@@ -32,4 +32,4 @@ pub use network::{
 pub use train::{
     CURVE_MILESTONES, Counters, CurveRow, Episode, Progress, TrainConfig, TrainError, Trainer,
 };
-pub use weights::{SCALE, Weights, load_weights, save_weights};
+pub use weights::{SCALE, Weights, load_weights, save_weights, shared_network};

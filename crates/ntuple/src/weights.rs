@@ -11,7 +11,8 @@
 //! the compressed length (u64), then the compressed stream.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use crate::file::{
     Checksum, FileError, FileErrorKind, Reader, read_all, shape_bytes, write_atomically,
@@ -146,6 +147,28 @@ pub fn load_weights(path: &Path) -> Result<Weights, FileError> {
     let network =
         Network::from_weights(weights.into_iter()).ok_or_else(|| corrupt("wrong count"))?;
     Ok(Weights { network, episodes })
+}
+
+/// The networks loaded so far in this process, by path.
+static LOADED: Mutex<Vec<(PathBuf, Arc<Network>)>> = Mutex::new(Vec::new());
+
+/// The network in the weights file at `path` (default: the shipped file,
+/// [`crate::SHIPPED_WEIGHTS`]), loaded once per process and shared: every
+/// solver, game and session of a frontend uses the same copy, since a
+/// network is hundreds of megabytes.
+///
+/// # Errors
+/// As [`load_weights`].
+pub fn shared_network(path: Option<&Path>) -> Result<Arc<Network>, FileError> {
+    let path = path.map_or_else(|| PathBuf::from(crate::SHIPPED_WEIGHTS), Path::to_owned);
+    // A panic while loading leaves the list as it was: still usable.
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, net)) = loaded.iter().find(|(p, _)| *p == path) {
+        return Ok(Arc::clone(net));
+    }
+    let net = Arc::new(load_weights(&path)?.network);
+    loaded.push((path, Arc::clone(&net)));
+    Ok(net)
 }
 
 #[cfg(test)]
