@@ -1,5 +1,7 @@
 //! The command line: subcommands, options and their help, as clap derives them.
 
+use std::io::{self, Write};
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -91,13 +93,19 @@ pub(crate) struct SearchSettings {
     #[arg(long, default_value_t = Preset::Default)]
     pub(crate) preset: Preset,
     /// Search this many chance layers deep, always (overrides the preset).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH))
+    )]
     pub(crate) depth: Option<u32>,
     /// Deepen one layer at a time within this budget per move.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = parse_time_ms)]
     pub(crate) time_ms: Option<u64>,
-    /// Search threads (default: the preset's).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    /// Search threads, 1 to 256 (default: the preset's). More than the
+    /// machine's cores only slows the search.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_threads)]
     pub(crate) threads: Option<u64>,
     /// The network of the ntuple presets (default: the shipped weights,
     /// crates/ntuple/weights/4x6.n2048).
@@ -112,7 +120,7 @@ pub(crate) struct RulesArgs {
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub(crate) size: usize,
     /// The probability that a new tile is a 4.
-    #[arg(long, value_name = "P", default_value_t = 0.1)]
+    #[arg(long, value_name = "P", default_value_t = 0.1, allow_negative_numbers = true)]
     pub(crate) four_probability: f64,
     /// The Java tutorial's loop: every move spawns a tile, even one that
     /// changes nothing, and the game ends as soon as the board is full.
@@ -129,7 +137,7 @@ pub(crate) struct GameArgs {
     #[command(flatten)]
     pub(crate) rules: RulesArgs,
     /// The game's seed (default: from the clock; the seed is always shown).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
     pub(crate) seed: Option<u64>,
     /// No colours (also when the NO_COLOR environment variable is set).
     #[arg(long)]
@@ -146,9 +154,9 @@ pub(crate) struct WatchArgs {
     /// Print the Java tutorial's text transcript even on a terminal.
     #[arg(long)]
     pub(crate) transcript: bool,
-    /// Pause between moves on a terminal (default 30 ms; none in a
-    /// transcript unless given).
-    #[arg(long, value_name = "MS")]
+    /// Pause between moves on a terminal, up to 60000 ms (default 30 ms;
+    /// none in a transcript unless given).
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = parse_delay_ms)]
     pub(crate) delay_ms: Option<u64>,
 }
 
@@ -172,7 +180,7 @@ pub(crate) struct AnalyzeArgs {
     #[command(flatten)]
     pub(crate) settings: SearchSettings,
     /// The probability that a new tile is a 4, which weighs the chance nodes.
-    #[arg(long, value_name = "P", default_value_t = 0.1)]
+    #[arg(long, value_name = "P", default_value_t = 0.1, allow_negative_numbers = true)]
     pub(crate) four_probability: f64,
 }
 
@@ -182,11 +190,24 @@ pub(crate) struct TournamentArgs {
     pub(crate) search: SearchArgs,
     #[command(flatten)]
     pub(crate) rules: RulesArgs,
-    /// The number of games.
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    /// The number of games, at least 1.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 10,
+        allow_negative_numbers = true,
+        value_parser = parse_games
+    )]
     pub(crate) games: u64,
     /// Game i is played from seed S + i.
-    #[arg(long, value_name = "S", alias = "seed", default_value_t = 1)]
+    #[arg(
+        long,
+        value_name = "S",
+        alias = "seed",
+        default_value_t = 1,
+        allow_negative_numbers = true,
+        value_parser = parse_seed
+    )]
     pub(crate) seed_start: u64,
     /// Games played at once (default: the cores left over by the search's
     /// threads).
@@ -215,7 +236,7 @@ pub(crate) struct TrainArgs {
     pub(crate) resume: Option<PathBuf>,
     /// Episode i is played from a stream seeded by this and i: one thread
     /// gives the same network bit for bit.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_seed)]
     pub(crate) seed: u64,
     /// Threads training the one network.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -251,4 +272,94 @@ pub(crate) struct ExportArgs {
     /// The weights file to write.
     #[arg(value_name = "OUT")]
     pub(crate) out: PathBuf,
+}
+
+// Number options: clap's own ranges say `0 is not in 1..18446744073709551615`,
+// and without `allow_negative_numbers` a `-1` reads as an unknown flag, so the
+// options parse through these, which name the range in the option's terms.
+// See: issue 18, item 8.
+
+/// The longest pause between moves: more looks like a hang.
+const MAX_DELAY_MS: u64 = 60_000;
+
+/// The most search threads. Far more threads than cores only add overhead
+/// (1024 threads took 9.7 s for a search of 253 nodes).
+const MAX_THREADS: u64 = 256;
+
+/// A whole number in `range`; `unit` (e.g. " ms") follows the bounds in the
+/// messages.
+fn whole_number(text: &str, range: RangeInclusive<u64>, unit: &str) -> Result<u64, String> {
+    let (min, max) = (*range.start(), *range.end());
+    let accepted = if max == u64::MAX && min > 0 {
+        format!("at least {min}{unit}")
+    } else {
+        format!("between {min} and {max}{unit}")
+    };
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("expected a whole number, {accepted}"));
+    }
+    match text.parse::<u64>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        // Below or above the range, negative, or too large for any u64.
+        _ => Err(format!("must be {accepted}")),
+    }
+}
+
+fn parse_seed(text: &str) -> Result<u64, String> {
+    whole_number(text, 0..=u64::MAX, "")
+}
+
+fn parse_games(text: &str) -> Result<u64, String> {
+    whole_number(text, 1..=u64::MAX, "")
+}
+
+fn parse_time_ms(text: &str) -> Result<u64, String> {
+    whole_number(text, 1..=u64::MAX, " ms")
+}
+
+fn parse_delay_ms(text: &str) -> Result<u64, String> {
+    whole_number(text, 0..=MAX_DELAY_MS, " ms")
+}
+
+/// Search threads, with a warning on stderr above the machine's cores.
+///
+/// The warning is written here, while parsing, because every subcommand
+/// with --threads needs it and this is the one place they share.
+fn parse_threads(text: &str) -> Result<u64, String> {
+    let threads = whole_number(text, 1..=MAX_THREADS, "")?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if threads > cores as u64 {
+        // Best effort, like any warning: a failing stderr must not stop the run.
+        let _ = writeln!(
+            io::stderr().lock(),
+            "warning: --threads {threads} is more than this machine's {cores} core(s): \
+             the extra threads only slow the search"
+        );
+    }
+    Ok(threads)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_numbers_say_their_range() {
+        assert_eq!(parse_seed("0"), Ok(0));
+        assert_eq!(parse_seed("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(parse_seed("-1"), Err("must be between 0 and 18446744073709551615".into()));
+        assert_eq!(
+            parse_seed("18446744073709551616"),
+            Err("must be between 0 and 18446744073709551615".into())
+        );
+        assert_eq!(parse_time_ms("0"), Err("must be at least 1 ms".into()));
+        assert_eq!(parse_time_ms("1.5"), Err("expected a whole number, at least 1 ms".into()));
+        assert_eq!(parse_games("-"), Err("expected a whole number, at least 1".into()));
+        assert_eq!(parse_games("+3"), Err("expected a whole number, at least 1".into()));
+        assert_eq!(parse_delay_ms("60000"), Ok(60_000));
+        assert_eq!(parse_delay_ms("60001"), Err("must be between 0 and 60000 ms".into()));
+        assert_eq!(parse_threads("257"), Err("must be between 1 and 256".into()));
+        assert_eq!(parse_threads("1"), Ok(1));
+    }
 }

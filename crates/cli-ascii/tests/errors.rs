@@ -52,7 +52,13 @@ fn size_out_of_range() {
 fn four_probability_out_of_range() {
     let err = error_of(&["--four-probability", "2", "--transcript"], None, 1, "probability");
     assert_eq!(err, "error: the probability of a 4 must be between 0 and 1, not 2\n");
-    error_of(&["analyze", "--four-probability", "-1", "2 0/0 2"], None, 2, "-1");
+    // A negative number is a value, not an unknown flag, so the range shows.
+    // See: issue 18, item 8.
+    let err = error_of(&["analyze", "--four-probability", "-1", "2 0/0 2"], None, 1, "-1");
+    assert_eq!(err, "error: the probability of a 4 must be between 0 and 1, not -1\n");
+    let err = error_of(&["--four-probability", "-0.1", "--transcript"], None, 1, "-0.1");
+    assert_eq!(err, "error: the probability of a 4 must be between 0 and 1, not -0.1\n");
+    error_of(&["tournament", "--four-probability", "-0.1"], None, 1, "between 0 and 1, not -0.1");
 }
 
 #[test]
@@ -61,6 +67,64 @@ fn depth_out_of_range() {
     assert_eq!(err.lines().count(), 1);
     error_of(&["watch", "--depth", "13"], None, 2, "13 is not in 1..=12");
     error_of(&["analyze", "--depth", "0", "2 0/0 2"], None, 2, "0 is not in 1..=12");
+    error_of(&["--depth", "-1"], None, 2, "'-1' for '--depth <N>': -1 is not in 1..=12");
+}
+
+/// Number options name their range in the option's terms, negative numbers
+/// included, and have sensible bounds. See: issue 18, items 4 and 8.
+#[test]
+fn number_options_say_their_range() {
+    let all_seeds = "must be between 0 and 18446744073709551615";
+    let err = error_of(&["--seed", "-1"], None, 2, "invalid value '-1' for '--seed <SEED>': ");
+    assert!(err.contains(all_seeds), "{err}");
+    error_of(&["play", "--seed", "-1"], None, 2, all_seeds);
+    error_of(&["tournament", "--seed", "-1"], None, 2, all_seeds);
+    error_of(&["train", "--seed", "-1"], None, 2, all_seeds);
+    error_of(&["--seed", "18446744073709551616"], None, 2, all_seeds);
+    error_of(&["--seed", "1.5"], None, 2, "expected a whole number, between 0 and");
+
+    let err =
+        error_of(&["--time-ms", "0"], None, 2, "'0' for '--time-ms <MS>': must be at least 1 ms");
+    assert!(!err.contains("18446744073709551615"), "{err}");
+    error_of(&["analyze", "--time-ms", "-5", "2 0/0 2"], None, 2, "must be at least 1 ms");
+
+    let delay = "must be between 0 and 60000 ms";
+    error_of(&["--delay-ms", "18446744073709551615"], None, 2, delay);
+    error_of(&["watch", "--delay-ms", "60001"], None, 2, delay);
+    error_of(&["watch", "--delay-ms", "-1"], None, 2, delay);
+
+    error_of(
+        &["--threads", "1024"],
+        None,
+        2,
+        "'1024' for '--threads <N>': must be between 1 and 256",
+    );
+    error_of(&["analyze", "--threads", "0", "2 0/0 2"], None, 2, "must be between 1 and 256");
+
+    let err = error_of(&["tournament", "--games", "0"], None, 2, "'0' for '--games <N>': ");
+    assert!(err.contains("must be at least 1"), "{err}");
+    error_of(&["tournament", "--games", "-2"], None, 2, "must be at least 1");
+}
+
+/// More search threads than cores are allowed, with a warning: they only
+/// slow the search. See: issue 18, item 8.
+#[test]
+fn threads_above_the_cores_warn() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores >= 256 {
+        return;
+    }
+    let out = crate::util::run(&["analyze", "--threads", "256", "--depth", "1", "2 0/0 2"], None);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "warning: --threads 256 is more than this machine's {cores} core(s): \
+             the extra threads only slow the search\n"
+        )
+    );
+    assert!(String::from_utf8(out.stdout).unwrap().contains("best: "));
 }
 
 #[test]
