@@ -2,7 +2,7 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -43,6 +43,11 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         max_moves: args.max_moves,
         parallel_games: parallel,
     };
+    // The files are created before the first game, so that a bad path is
+    // reported at once, not after hours of games whose results it would lose.
+    // See: issue 18, item 3.
+    let csv = args.csv.as_deref().map(OutputFile::create).transpose()?;
+    let json = args.json.as_deref().map(OutputFile::create).transpose()?;
     let progress = Progress::new(args.games, io::stderr().is_terminal());
     let started = Instant::now();
     let make_player = |seed| AnyPlayer::new(&player, rules.size(), seed);
@@ -55,25 +60,41 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     progress.finish();
     let wall = started.elapsed();
 
-    if let Some(path) = &args.csv {
-        write_file(path, |out| write_csv(out, &records))?;
-    }
-    if let Some(path) = &args.json {
-        write_file(path, |out| write_json(out, &records))?;
-    }
+    // Every output is attempted whatever befell the others, so that a full
+    // disk under one file loses neither the other file nor the summary.
+    let csv_written = csv.map_or(Ok(()), |file| file.write(|out| write_csv(out, &records)));
+    let json_written = json.map_or(Ok(()), |file| file.write(|out| write_json(out, &records)));
     let mut out = BufWriter::new(io::stdout().lock());
-    out.write_all(summary_table(&records, args, parallel, wall).as_bytes())?;
-    out.flush()?;
-    Ok(())
+    let summary_written = out
+        .write_all(summary_table(&records, args, parallel, wall).as_bytes())
+        .and_then(|()| out.flush());
+    csv_written?;
+    json_written?;
+    Ok(summary_written?)
 }
 
-fn write_file(
-    path: &Path,
-    write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
-) -> anyhow::Result<()> {
-    let context = || format!("cannot write {}", path.display());
-    let mut out = BufWriter::new(File::create(path).with_context(context)?);
-    write(&mut out).and_then(|()| out.flush()).with_context(context)
+/// A records file, created before the games and written after them.
+#[derive(Debug)]
+struct OutputFile {
+    path: PathBuf,
+    out: BufWriter<File>,
+}
+
+impl OutputFile {
+    fn create(path: &Path) -> anyhow::Result<OutputFile> {
+        let file =
+            File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(OutputFile { path: path.to_owned(), out: BufWriter::new(file) })
+    }
+
+    fn write(
+        mut self,
+        write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
+    ) -> anyhow::Result<()> {
+        write(&mut self.out)
+            .and_then(|()| self.out.flush())
+            .with_context(|| format!("cannot write {}", self.path.display()))
+    }
 }
 
 /// One line per game under [`CSV_HEADER`], the time in milliseconds.

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// The binary under test, with a clean environment for colours.
 pub(crate) fn cli() -> Command {
@@ -22,6 +23,29 @@ pub(crate) fn run(args: &[&str], stdin: Option<&str>) -> Output {
     if let Some(text) = stdin {
         let mut pipe = child.stdin.take().expect("stdin is piped");
         pipe.write_all(text.as_bytes()).expect("stdin takes the input");
+    }
+    child.wait_with_output().expect("the binary ends")
+}
+
+/// Runs the binary with `args` like [`run`], but kills it and fails the test
+/// if it has not ended within `limit`: for work that must be skipped, not
+/// merely done.
+#[track_caller]
+pub(crate) fn run_within(args: &[&str], limit: Duration) -> Output {
+    let mut child = cli()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let started = Instant::now();
+    while child.try_wait().expect("the binary can be waited for").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`cli-ascii {}` still ran after {limit:?}", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
     child.wait_with_output().expect("the binary ends")
 }
