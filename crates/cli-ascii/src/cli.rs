@@ -7,16 +7,25 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use solver_expectimax::{MAX_DEPTH, Preset};
 
+// The examples run from a clone, where `cli-ascii` is not on the PATH.
+// See: issue 18, item 13.
 const EXAMPLES: &str = "\
-Examples:
-  cli-ascii                                   watch the strong AI play one game
-  cli-ascii watch --seed 7 --delay-ms 100     the same game every time, slower
-  cli-ascii --transcript | head -40           the Java tutorial's text transcript
-  cli-ascii watch --preset tutorial --tutorial-rules --transcript --seed 1
-                                              the Java tutorial's own game, exactly
-  cli-ascii play                              play yourself (arrows/WASD/hjkl, h for a hint)
-  cli-ascii analyze '2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2'
-  cli-ascii tournament --preset fast --games 50 --csv fast.csv";
+Examples, from the repository (after `cargo install --path crates/cli-ascii`,
+`cli-ascii` does the same as `cargo run -p cli-ascii --`):
+  # watch the strong AI play one game
+  cargo run -p cli-ascii
+  # the same game every time, slower
+  cargo run -p cli-ascii -- watch --seed 7 --delay-ms 100
+  # the Java tutorial's text transcript
+  cargo run -p cli-ascii -- --transcript | head -40
+  # the Java tutorial's own game, exactly
+  cargo run -p cli-ascii -- watch --preset tutorial --tutorial-rules --transcript --seed 1
+  # play yourself (arrows/WASD/hjkl, h for a hint)
+  cargo run -p cli-ascii -- play
+  # the solver's view of one board
+  cargo run -p cli-ascii -- analyze '2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2'
+  # 50 seeded games: a summary, and each game's record in fast.csv
+  cargo run -p cli-ascii -- tournament --preset fast --games 50 --csv fast.csv";
 
 /// Watch, play and analyse 2048 in the terminal, with an expectimax AI.
 ///
@@ -35,22 +44,23 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// The AI plays one game (the default). Redrawn in place on a terminal;
     /// the Java tutorial's transcript when piped or with --transcript.
-    #[command(after_help = "Examples:\n  cli-ascii watch --seed 7\n  \
-        cli-ascii watch --transcript --player random --tutorial-rules --seed 1")]
+    #[command(after_help = "Examples:\n  cargo run -p cli-ascii -- watch --seed 7\n  \
+        cargo run -p cli-ascii -- watch --transcript --player random --tutorial-rules --seed 1")]
     Watch(WatchArgs),
     /// Play yourself: arrow keys, WASD or hjkl move; h hint, u undo, n new
     /// game, q quit.
-    #[command(after_help = "Example:\n  cli-ascii play --seed 3 --size 5")]
+    #[command(after_help = "Example:\n  cargo run -p cli-ascii -- play --seed 3 --size 5")]
     Play(PlayArgs),
     /// The solver's view of boards: each direction's value, the best one and
     /// the search figures. Boards come from the argument or, one a line,
     /// from stdin.
-    #[command(after_help = "Examples:\n  cli-ascii analyze '2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2'\n  \
-        cli-ascii analyze --json --preset fast < boards.txt")]
+    #[command(after_help = "Examples:\n  \
+        cargo run -p cli-ascii -- analyze '2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2'\n  \
+        cargo run -p cli-ascii -- analyze --json --preset fast < boards.txt")]
     Analyze(AnalyzeArgs),
     /// Many seeded games: a summary table, per-game records as CSV or JSON.
     #[command(after_help = "Example:\n  \
-        cli-ascii tournament --preset fast --games 100 --seed-start 1 --csv fast.csv")]
+        cargo run -p cli-ascii -- tournament --preset fast --games 100 --seed-start 1 --csv fast.csv")]
     Tournament(TournamentArgs),
     /// Learn the n-tuple network by self-play (TD learning): a progress
     /// line, a checkpoint every few minutes and on Ctrl-C, a learning curve.

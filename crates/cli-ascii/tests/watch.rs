@@ -78,14 +78,26 @@ fn a_clock_seed_is_shown_and_replays_the_game() {
     assert_eq!(replay.as_bytes(), out.stdout);
 }
 
+/// The examples run as written from a clone, where `cli-ascii` is not on
+/// the PATH. See: issue 18, item 13.
 #[test]
 fn help_has_examples() {
+    let runs_from_a_clone = |help: &str, what: &str| {
+        // The usage lines above say `cli-ascii`, as clap writes them.
+        let (_, examples) = help.split_once("\nExample").expect("examples after the options");
+        assert!(examples.contains("\n  cargo run "), "{what}: {examples}");
+        for line in examples.lines().map(str::trim_start) {
+            assert!(!line.starts_with("cli-ascii "), "{what}: an example not on the PATH: {line}");
+        }
+    };
     let help = stdout_of(&["--help"]);
-    assert!(help.contains("Examples:"));
-    for sub in ["watch", "play", "analyze", "tournament"] {
+    assert!(help.contains("Examples"));
+    runs_from_a_clone(&help, "--help");
+    for sub in ["watch", "play", "analyze", "tournament", "train", "export-weights"] {
         assert!(help.contains(sub), "{sub}");
         let sub_help = stdout_of(&[sub, "--help"]);
         assert!(sub_help.contains("Usage: cli-ascii"), "{sub}");
+        runs_from_a_clone(&sub_help, sub);
     }
 }
 
