@@ -226,9 +226,14 @@ pub(crate) struct TournamentArgs {
     /// Stop each game after this many moves.
     #[arg(long, value_name = "N")]
     pub(crate) max_moves: Option<u64>,
-    /// Write the per-game records as CSV: seed,score,max_tile,moves,millis.
+    /// Write the per-game records as CSV, a line as each game ends:
+    /// seed,score,max_tile,moves,millis,median_decision_micros,p99_decision_micros.
     #[arg(long, value_name = "FILE")]
     pub(crate) csv: Option<PathBuf>,
+    /// Keep the games already in the --csv file and play only the seeds it
+    /// lacks (a long run that was stopped goes on where it was).
+    #[arg(long, requires = "csv")]
+    pub(crate) resume: bool,
     /// Write the per-game records as a JSON array.
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,

@@ -1,6 +1,7 @@
 //! `tournament`: many seeded games, a summary table and per-game records.
 
-use std::fs::File;
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -8,13 +9,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use game_core::{Board, Grid};
-use solver_expectimax::{GameRecord, MILESTONES, Summary, TournamentSpec, run_tournament};
+use solver_expectimax::{GameRecord, MILESTONES, Summary, TournamentSpec, run_tournament_except};
 
 use crate::cli::{PlayerKind, TournamentArgs};
 use crate::setup::{self, AnyPlayer, PlayerSpec};
 
-/// The CSV header `cargo xtask results` reads: keep it exactly so.
-pub(crate) const CSV_HEADER: &str = "seed,score,max_tile,moves,millis";
+/// The CSV header. `cargo xtask results` reads the columns by name.
+pub(crate) const CSV_HEADER: &str =
+    "seed,score,max_tile,moves,millis,median_decision_micros,p99_decision_micros";
 
 pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let rules = setup::rules(&args.rules)?;
@@ -43,26 +45,46 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         max_moves: args.max_moves,
         parallel_games: parallel,
     };
-    // The files are created before the first game, so that a bad path is
+    // The files are opened before the first game, so that a bad path is
     // reported at once, not after hours of games whose results it would lose.
     // See: issue 18, item 3.
-    let csv = args.csv.as_deref().map(OutputFile::create).transpose()?;
+    let (csv, earlier) = match &args.csv {
+        Some(path) => {
+            let (file, earlier) = CsvLog::open(path, args.resume)?;
+            (Some(file), earlier)
+        }
+        None => (None, Vec::new()),
+    };
     let json = args.json.as_deref().map(OutputFile::create).transpose()?;
-    let progress = Progress::new(args.games, io::stderr().is_terminal());
+    let done: HashSet<u64> = earlier.iter().map(|r| r.seed).collect();
+    let to_play = (0..args.games)
+        .filter(|&i| !done.contains(&args.seed_start.wrapping_add(i)))
+        .count() as u64;
+    let progress = Progress::new(to_play, io::stderr().is_terminal());
     let started = Instant::now();
     let make_player = |seed| AnyPlayer::new(&player, rules.size(), seed);
-    let on_record = |record: &GameRecord| progress.record(record);
-    let records = if rules.size() == 4 {
-        run_tournament::<Board, _, _>(&spec, make_player, on_record)?
+    // Each game is on disk as soon as it ends, so that a run cut off by
+    // Ctrl-C, a crash or a full disk keeps every finished game.
+    let on_record = |record: &GameRecord| {
+        if let Some(csv) = &csv {
+            csv.append(record);
+        }
+        progress.record(record);
+    };
+    let is_done = |seed| done.contains(&seed);
+    let mut records = if rules.size() == 4 {
+        run_tournament_except::<Board, _, _>(&spec, is_done, make_player, on_record)?
     } else {
-        run_tournament::<Grid, _, _>(&spec, make_player, on_record)?
+        run_tournament_except::<Grid, _, _>(&spec, is_done, make_player, on_record)?
     };
     progress.finish();
     let wall = started.elapsed();
+    records.extend(earlier);
+    records.sort_by_key(|r| r.seed);
 
     // Every output is attempted whatever befell the others, so that a full
     // disk under one file loses neither the other file nor the summary.
-    let csv_written = csv.map_or(Ok(()), |file| file.write(|out| write_csv(out, &records)));
+    let csv_written = csv.map_or(Ok(()), CsvLog::finish);
     let json_written = json.map_or(Ok(()), |file| file.write(|out| write_json(out, &records)));
     let mut out = BufWriter::new(io::stdout().lock());
     let summary_written = out
@@ -71,6 +93,84 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     csv_written?;
     json_written?;
     Ok(summary_written?)
+}
+
+/// The CSV records file, a line appended and flushed as each game ends.
+/// A failed write is kept and reported at the end; the games go on.
+#[derive(Debug)]
+struct CsvLog {
+    path: PathBuf,
+    out: Mutex<(BufWriter<File>, io::Result<()>)>,
+}
+
+impl CsvLog {
+    /// Opens `path`: a new file with the header, or with `resume` an
+    /// existing one whose records are returned (a missing one is new).
+    fn open(path: &Path, resume: bool) -> anyhow::Result<(CsvLog, Vec<GameRecord>)> {
+        let context = || format!("cannot write {}", path.display());
+        let earlier = if resume && path.exists() {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            parse_csv(&text).with_context(|| format!("cannot resume {}", path.display()))?
+        } else {
+            Vec::new()
+        };
+        let fresh = !(resume && path.exists());
+        let file = OpenOptions::new()
+            .create(true)
+            .write(true)
+            .append(!fresh)
+            .truncate(fresh)
+            .open(path)
+            .with_context(context)?;
+        let mut out = BufWriter::new(file);
+        if fresh {
+            writeln!(out, "{CSV_HEADER}").and_then(|()| out.flush()).with_context(context)?;
+        }
+        Ok((CsvLog { path: path.to_owned(), out: Mutex::new((out, Ok(()))) }, earlier))
+    }
+
+    fn append(&self, record: &GameRecord) {
+        let mut guard = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        let (out, status) = &mut *guard;
+        if status.is_ok() {
+            *status = write_csv_line(out, record).and_then(|()| out.flush());
+        }
+    }
+
+    fn finish(self) -> anyhow::Result<()> {
+        let (_, status) = self.out.into_inner().unwrap_or_else(|e| e.into_inner());
+        status.with_context(|| format!("cannot write {}", self.path.display()))
+    }
+}
+
+/// Reads a records file this command wrote (to resume it).
+fn parse_csv(text: &str) -> anyhow::Result<Vec<GameRecord>> {
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let Some((_, header)) = lines.next() else { return Ok(Vec::new()) };
+    if header.trim() != CSV_HEADER {
+        anyhow::bail!("its header is `{}`, not this command's `{CSV_HEADER}`", header.trim());
+    }
+    lines
+        .map(|(i, line)| {
+            let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+            let bad = || anyhow::anyhow!("line {}: `{line}` is not a record", i + 1);
+            if fields.len() != 7 {
+                return Err(bad());
+            }
+            let int = |k: usize| fields[k].parse::<u64>().map_err(|_| bad());
+            let millis = fields[4].parse::<f64>().ok().filter(|m| m.is_finite() && *m >= 0.0);
+            Ok(GameRecord {
+                seed: int(0)?,
+                score: int(1)?,
+                max_tile: u32::try_from(int(2)?).map_err(|_| bad())?,
+                moves: int(3)?,
+                duration: Duration::from_secs_f64(millis.ok_or_else(bad)? / 1e3),
+                decision_median: Duration::from_micros(int(5)?),
+                decision_p99: Duration::from_micros(int(6)?),
+            })
+        })
+        .collect()
 }
 
 /// A records file, created before the games and written after them.
@@ -97,14 +197,20 @@ impl OutputFile {
     }
 }
 
-/// One line per game under [`CSV_HEADER`], the time in milliseconds.
-pub(crate) fn write_csv(out: &mut impl Write, records: &[GameRecord]) -> io::Result<()> {
-    writeln!(out, "{CSV_HEADER}")?;
-    for r in records {
-        let millis = r.duration.as_secs_f64() * 1e3;
-        writeln!(out, "{},{},{},{},{millis:.3}", r.seed, r.score, r.max_tile, r.moves)?;
-    }
-    Ok(())
+/// One game's line under [`CSV_HEADER`]: the game's time in milliseconds,
+/// the times per decision in whole microseconds.
+pub(crate) fn write_csv_line(out: &mut impl Write, r: &GameRecord) -> io::Result<()> {
+    let millis = r.duration.as_secs_f64() * 1e3;
+    writeln!(
+        out,
+        "{},{},{},{},{millis:.3},{},{}",
+        r.seed,
+        r.score,
+        r.max_tile,
+        r.moves,
+        r.decision_median.as_micros(),
+        r.decision_p99.as_micros()
+    )
 }
 
 /// A JSON array of the records, one object a line, with the CSV's fields.
@@ -149,12 +255,34 @@ fn summary_table(
     rows.push(("score max".into(), max.to_string()));
     rows.push(("moves".into(), s.moves.to_string()));
     rows.push(("moves/s".into(), format!("{:.1} (per game)", s.moves_per_second())));
+    if let Some(times) = move_times(records) {
+        rows.push(("time per move".into(), times));
+    }
     rows.push((
         "wall time".into(),
         format!("{:.1} s ({parallel} game(s) at once)", wall.as_secs_f64()),
     ));
     let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     rows.iter().map(|(k, v)| format!("{k:<width$}  {v}\n")).collect()
+}
+
+/// The games' median times per move (their median, and their range) and
+/// the median of their 99th percentiles; `None` without timed moves.
+fn move_times(records: &[GameRecord]) -> Option<String> {
+    let mut medians: Vec<Duration> = records.iter().map(|r| r.decision_median).collect();
+    let mut p99s: Vec<Duration> = records.iter().map(|r| r.decision_p99).collect();
+    medians.sort_unstable();
+    p99s.sort_unstable();
+    let mid = |v: &[Duration]| v[(v.len() - 1) / 2];
+    let (lo, hi) = (*medians.first()?, *medians.last()?);
+    let ms = |d: Duration| format!("{:.3} ms", d.as_secs_f64() * 1e3);
+    Some(format!(
+        "median {} (games {} to {}), p99 {}",
+        ms(mid(&medians)),
+        ms(lo),
+        ms(hi),
+        ms(mid(&p99s))
+    ))
 }
 
 /// A progress bar with an ETA on stderr, drawn only on a terminal.
@@ -241,13 +369,19 @@ mod tests {
             max_tile: 128,
             moves: 90,
             duration: Duration::from_micros(1500),
+            decision_median: Duration::from_micros(12),
+            decision_p99: Duration::from_micros(40),
         }];
-        let mut csv = Vec::new();
-        write_csv(&mut csv, &records).unwrap();
+        let mut csv = format!("{CSV_HEADER}\n").into_bytes();
+        write_csv_line(&mut csv, &records[0]).unwrap();
+        let csv = String::from_utf8(csv).unwrap();
         assert_eq!(
-            String::from_utf8(csv).unwrap(),
-            "seed,score,max_tile,moves,millis\n3,1000,128,90,1.500\n"
+            csv,
+            "seed,score,max_tile,moves,millis,median_decision_micros,p99_decision_micros\n\
+             3,1000,128,90,1.500,12,40\n"
         );
+        assert_eq!(parse_csv(&csv).unwrap(), records);
+        assert!(parse_csv("seed,score\n1,2\n").unwrap_err().to_string().contains("header"));
         let mut json = Vec::new();
         write_json(&mut json, &records).unwrap();
         assert_eq!(

@@ -41,4 +41,7 @@ pub use eval::{Evaluator, WeightedEvaluator, Weights};
 pub use player::{ExpectimaxPlayer, Player, RandomPlayer};
 pub use solver::{Decision, SearchError, SharedEvaluator, Solver};
 pub use stats::Stats;
-pub use tournament::{GameRecord, MILESTONES, Summary, TournamentSpec, play_game, run_tournament};
+pub use tournament::{
+    GameRecord, MILESTONES, Summary, TournamentSpec, play_game, run_tournament,
+    run_tournament_except,
+};

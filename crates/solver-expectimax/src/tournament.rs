@@ -20,6 +20,11 @@ pub struct GameRecord {
     pub moves: u64,
     /// Wall-clock time of the game.
     pub duration: Duration,
+    /// The median time the player took to choose a move (zero for a game
+    /// with no moves).
+    pub decision_median: Duration,
+    /// The 99th percentile (nearest rank) of the time per move.
+    pub decision_p99: Duration,
 }
 
 /// Plays one game to its end (or `max_moves`) from `seed`.
@@ -34,18 +39,32 @@ pub fn play_game<B: GameBoard, P: Player<B>>(
 ) -> Result<GameRecord, game_core::RulesError> {
     let start = Instant::now();
     let mut game = Game::<B>::new(rules, seed)?;
+    let mut decisions = Vec::new();
     while !game.is_over() && max_moves.is_none_or(|m| game.moves() < m) {
+        let asked = Instant::now();
         let Some((dir, _)) = player.choose(&game) else { break };
+        decisions.push(asked.elapsed());
         if game.play(dir).is_err() {
             break;
         }
     }
+    decisions.sort_unstable();
+    let rank = |q: f64| {
+        let n = decisions.len();
+        if n == 0 {
+            Duration::ZERO
+        } else {
+            decisions[((q * n as f64).ceil() as usize).clamp(1, n) - 1]
+        }
+    };
     Ok(GameRecord {
         seed,
         score: game.score(),
         max_tile: game.board().max_tile(),
         moves: game.moves(),
         duration: start.elapsed(),
+        decision_median: rank(0.5),
+        decision_p99: rank(0.99),
     })
 }
 
@@ -80,7 +99,29 @@ where
     P: Player<B>,
     E: From<game_core::RulesError> + Send,
 {
-    let seeds: Vec<u64> = (0..spec.games).map(|i| spec.first_seed.wrapping_add(i)).collect();
+    run_tournament_except(spec, |_| false, make_player, on_record)
+}
+
+/// [`run_tournament`] without the seeds for which `done(seed)` holds: to
+/// resume a tournament whose other games are already recorded.
+///
+/// # Errors
+/// As [`run_tournament`].
+pub fn run_tournament_except<B, P, E>(
+    spec: &TournamentSpec,
+    done: impl Fn(u64) -> bool,
+    make_player: impl Fn(u64) -> Result<P, E> + Sync,
+    on_record: impl Fn(&GameRecord) + Sync,
+) -> Result<Vec<GameRecord>, E>
+where
+    B: GameBoard,
+    P: Player<B>,
+    E: From<game_core::RulesError> + Send,
+{
+    let seeds: Vec<u64> = (0..spec.games)
+        .map(|i| spec.first_seed.wrapping_add(i))
+        .filter(|&seed| !done(seed))
+        .collect();
     let play = |&seed: &u64| -> Result<GameRecord, E> {
         let mut player = make_player(seed)?;
         let record = play_game::<B, P>(&mut player, spec.rules, seed, spec.max_moves)?;
