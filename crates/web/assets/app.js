@@ -1,0 +1,278 @@
+// The page: it draws the state the server sends and sends the player's
+// intents back. The game lives on the server; nothing here works out a board.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const ARROWS = { up: "\u2191", down: "\u2193", left: "\u2190", right: "\u2192" };
+const KEYS = {
+  ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right",
+  w: "up", s: "down", a: "left", d: "right", W: "up", S: "down", A: "left", D: "right",
+};
+const BEST_KEY = "web2048.best";
+const GAME_KEY = "web2048.game";
+
+let state = null;      // the last game state the server sent
+let presets = [];      // from GET /api/presets
+let stream = null;     // the autoplay EventSource, while autoplay runs
+let queue = Promise.resolve(); // requests run one after another, in order
+
+/// Calls the API; a non-2xx answer throws its JSON error.
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const data = res.status === 204 ? null : await res.json();
+  if (!res.ok) {
+    const err = new Error(data && data.error ? data.error : res.statusText);
+    err.status = res.status;
+    err.code = data && data.code;
+    throw err;
+  }
+  return data;
+}
+
+/// Queues an action so that key presses are sent in the order they came.
+function enqueue(action) {
+  queue = queue.then(action).catch((err) => showError(err));
+  return queue;
+}
+
+function showError(err) {
+  $("status").textContent = err ? String(err.message || err) : "";
+}
+
+function tileClass(value) {
+  return value > 2048 ? "tile-super" : `tile-${value}`;
+}
+
+/// Draws `next` (a state from the server) and remembers it.
+function render(next) {
+  state = next;
+  sessionStorage.setItem(GAME_KEY, state.id);
+  const board = $("board");
+  board.replaceChildren();
+  const spawned = state.last_move && state.last_move.spawned;
+  state.board.forEach((row, r) => row.forEach((value, c) => {
+    const cell = document.createElement("div");
+    cell.className = "cell";
+    if (value > 0) {
+      const tile = document.createElement("div");
+      tile.className = `tile ${tileClass(value)}`;
+      if (spawned && spawned.row === r && spawned.col === c) tile.classList.add("new");
+      tile.textContent = value;
+      tile.dataset.value = value;
+      cell.appendChild(tile);
+    }
+    board.appendChild(cell);
+  }));
+  board.dataset.moves = state.moves;
+  $("score").textContent = state.score;
+  const best = Math.max(Number(localStorage.getItem(BEST_KEY)) || 0, state.score);
+  localStorage.setItem(BEST_KEY, String(best));
+  $("best").textContent = best;
+  if (document.activeElement !== $("seed")) $("seed").value = state.seed;
+  $("undo").disabled = !state.can_undo;
+  $("hint-button").disabled = state.over;
+
+  const overlay = $("overlay");
+  if (state.over) {
+    overlay.hidden = false;
+    overlay.className = "overlay";
+    $("overlay-text").textContent = "Game over!";
+    $("keep-going").hidden = true;
+  } else if (state.won && !state.keep_going) {
+    overlay.hidden = false;
+    overlay.className = "overlay won";
+    $("overlay-text").textContent = "You reached 2048!";
+    $("keep-going").hidden = false;
+  } else {
+    overlay.hidden = true;
+  }
+}
+
+function renderHint(hint) {
+  const box = $("hint");
+  box.replaceChildren();
+  const head = document.createElement("div");
+  head.innerHTML = `Hint (${hint.preset}, depth ${hint.depth}, ${hint.elapsed_ms} ms): `;
+  const best = document.createElement("span");
+  best.className = "best";
+  best.id = "hint-direction";
+  best.textContent = `${ARROWS[hint.direction]} ${hint.direction}`;
+  head.appendChild(best);
+  const values = document.createElement("div");
+  values.className = "values";
+  for (const dir of ["up", "down", "left", "right"]) {
+    const v = hint.values[dir];
+    const span = document.createElement("span");
+    span.dataset.direction = dir;
+    span.textContent = `${ARROWS[dir]} ${v === null ? "\u2013" : Math.round(v).toLocaleString("en")}`;
+    if (dir === hint.direction) span.className = "best";
+    values.appendChild(span);
+  }
+  box.append(head, values);
+}
+
+function clearHint() {
+  $("hint").replaceChildren();
+}
+
+// --- actions -------------------------------------------------------------
+
+async function newGame() {
+  stopAutoplay();
+  const text = $("seed").value.trim();
+  const body = text === "" ? {} : { seed: Number(text) };
+  const next = await api("POST", "/api/games", body);
+  clearHint();
+  showError(null);
+  render(next);
+}
+
+async function move(direction) {
+  if (!state || state.over || (state.won && !state.keep_going) || stream) return;
+  // The server says which directions change the board: don't send the rest.
+  if (!state.legal.includes(direction)) return;
+  try {
+    render(await api("POST", `/api/games/${state.id}/move`, { direction }));
+    clearHint();
+    showError(null);
+  } catch (err) {
+    // A direction that changes nothing is not worth a message.
+    if (err.code !== "nothing_moves") throw err;
+  }
+}
+
+async function undo() {
+  if (!state || !state.can_undo) return;
+  stopAutoplay();
+  render(await api("POST", `/api/games/${state.id}/undo`));
+  clearHint();
+}
+
+async function hint() {
+  if (!state || state.over) return;
+  $("hint").textContent = "Thinking\u2026";
+  renderHint(await api("POST", `/api/games/${state.id}/hint`, { preset: $("preset").value }));
+}
+
+async function keepGoing() {
+  render(await api("POST", `/api/games/${state.id}/keep-going`));
+}
+
+function delayMs() {
+  return 1000 - Number($("speed").value);
+}
+
+function startAutoplay() {
+  if (!state) return;
+  const chosen = presets.find((p) => p.name === $("preset").value);
+  if (chosen && !chosen.available) {
+    showError(`The ${chosen.name} preset needs the learned weights file, which is missing.`);
+    return;
+  }
+  stopAutoplay();
+  showError(null);
+  const url = `/api/games/${state.id}/autoplay?preset=${encodeURIComponent($("preset").value)}` +
+    `&delay_ms=${delayMs()}`;
+  const source = new EventSource(url);
+  stream = source;
+  let heard = false;
+  $("autoplay").setAttribute("aria-pressed", "true");
+  $("autoplay").textContent = "Stop";
+  source.addEventListener("state", (e) => { heard = true; render(JSON.parse(e.data)); });
+  source.addEventListener("move", (e) => {
+    heard = true;
+    const data = JSON.parse(e.data);
+    render(data.state);
+    renderHint(data.hint);
+  });
+  source.addEventListener("end", (e) => {
+    const data = JSON.parse(e.data);
+    if (data.state) render(data.state);
+    if (data.reason === "error") showError(`Autoplay stopped: ${data.message}`);
+    if (stream === source) stopAutoplay();
+  });
+  source.onerror = () => {
+    // EventSource would reconnect and start a new autoplay: stop instead.
+    if (stream !== source) return;
+    stopAutoplay();
+    if (!heard) showError("Autoplay could not start (is the preset available?)");
+  };
+}
+
+function stopAutoplay() {
+  if (stream) stream.close();
+  stream = null;
+  $("autoplay").setAttribute("aria-pressed", "false");
+  $("autoplay").textContent = "Autoplay";
+}
+
+// --- wiring --------------------------------------------------------------
+
+document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const direction = KEYS[e.key];
+  if (direction) {
+    e.preventDefault();
+    enqueue(() => move(direction));
+  } else if (e.key === "u" || e.key === "U") {
+    enqueue(undo);
+  } else if (e.key === "h" || e.key === "H") {
+    enqueue(hint);
+  }
+});
+
+let touchStart = null;
+$("board").parentElement.addEventListener("touchstart", (e) => {
+  if (e.touches.length === 1) touchStart = { x: e.touches[0].clientX, y: e.touches[0].clientY };
+}, { passive: true });
+$("board").parentElement.addEventListener("touchend", (e) => {
+  if (!touchStart || e.changedTouches.length !== 1) return;
+  const dx = e.changedTouches[0].clientX - touchStart.x;
+  const dy = e.changedTouches[0].clientY - touchStart.y;
+  touchStart = null;
+  if (Math.max(Math.abs(dx), Math.abs(dy)) < 30) return;
+  const direction = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up");
+  enqueue(() => move(direction));
+});
+
+$("new-game").addEventListener("click", () => enqueue(newGame));
+$("try-again").addEventListener("click", () => { $("seed").value = ""; enqueue(newGame); });
+$("undo").addEventListener("click", () => enqueue(undo));
+$("hint-button").addEventListener("click", () => enqueue(hint));
+$("keep-going").addEventListener("click", () => enqueue(keepGoing));
+$("seed").addEventListener("keydown", (e) => { if (e.key === "Enter") enqueue(newGame); });
+$("autoplay").addEventListener("click", () => (stream ? stopAutoplay() : startAutoplay()));
+// A new speed or preset restarts a running autoplay with it.
+$("speed").addEventListener("change", () => { if (stream) startAutoplay(); });
+$("preset").addEventListener("change", () => { if (stream) startAutoplay(); });
+
+async function start() {
+  const info = await api("GET", "/api/presets");
+  presets = info.presets;
+  const select = $("preset");
+  for (const p of presets) {
+    const option = document.createElement("option");
+    option.value = p.name;
+    option.textContent = p.available ? p.name : `${p.name} (no weights)`;
+    select.appendChild(option);
+  }
+  select.value = info.default;
+  const saved = sessionStorage.getItem(GAME_KEY);
+  if (saved) {
+    try {
+      render(await api("GET", `/api/games/${saved}`));
+      return;
+    } catch (err) {
+      if (err.status !== 404) throw err;
+    }
+  }
+  await newGame();
+}
+
+enqueue(start);

@@ -1,0 +1,215 @@
+// End-to-end test of the web frontend in headless Chromium (Debian's
+// /usr/bin/chromium, driven by playwright-core; no browser download).
+//
+// It starts the server on a free port, loads the page, plays with the keys
+// and sees the tiles and the score change, asks for a hint, undoes, runs
+// autoplay until the score rises, and takes a screenshot.
+//
+//   node test.mjs                  # builds the server with cargo if needed
+//   WEB_BIN=target/debug/web node test.mjs
+//   node test.mjs --screenshot ../../../docs/web.png --until-tile 512
+//
+// Environment: WEB_BIN (the server binary; default: `cargo build -p web`),
+// CHROMIUM (default /usr/bin/chromium).
+
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+import assert from "node:assert/strict";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "../../..");
+const started = Date.now();
+
+function option(name, fallback) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
+}
+const screenshotPath = resolve(option("--screenshot", join(here, "screenshots", "e2e.png")));
+const untilTile = Number(option("--until-tile", "0"));
+
+function log(message) {
+  console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
+}
+
+/// The server binary: WEB_BIN, or built by cargo into the target directory.
+function serverBinary() {
+  if (process.env.WEB_BIN) return resolve(process.env.WEB_BIN);
+  log("building the server: cargo build -p web");
+  const built = spawnSync("cargo", ["build", "-q", "-p", "web"], { cwd: root, stdio: "inherit" });
+  if (built.status !== 0) throw new Error("cargo build -p web failed");
+  const target = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, "target");
+  return join(target, "debug", "web");
+}
+
+/// Starts the server on port 0 and resolves with its address once it
+/// prints `listening on http://...`.
+function startServer(binary) {
+  const server = spawn(binary, ["--port", "0", "--search-ms", "60"], { stdio: ["ignore", "pipe", "inherit"] });
+  const address = new Promise((resolveAddress, reject) => {
+    const lines = createInterface({ input: server.stdout });
+    lines.on("line", (line) => {
+      const m = /^listening on (http:\/\/\S+)$/.exec(line);
+      if (m) resolveAddress(m[1]);
+    });
+    server.on("exit", (code) => reject(new Error(`the server exited (${code}) before listening`)));
+    server.on("error", reject);
+  });
+  return { server, address };
+}
+
+/// What the page shows, read for the assertions (the page itself never
+/// reads its DOM back).
+async function shown(page) {
+  return page.evaluate(() => ({
+    tiles: [...document.querySelectorAll("#board .cell")].map((c) => Number(c.textContent || 0)),
+    score: Number(document.querySelector("#score").textContent),
+    best: Number(document.querySelector("#best").textContent),
+    moves: Number(document.querySelector("#board").dataset.moves),
+    seed: document.querySelector("#seed").value,
+  }));
+}
+
+async function waitForMoves(page, predicate, timeout) {
+  await page.waitForFunction(
+    ([source]) => new Function("m", `return ${source}`)(Number(document.querySelector("#board").dataset.moves)),
+    [predicate],
+    { timeout },
+  );
+}
+
+async function main() {
+  const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+  if (!existsSync(executablePath)) throw new Error(`no browser at ${executablePath}`);
+  const binary = serverBinary();
+  if (!existsSync(binary)) throw new Error(`no server binary at ${binary}`);
+  const { server, address } = startServer(binary);
+  const userDataDir = mkdtempSync(join(tmpdir(), "web-e2e-"));
+  let context;
+  try {
+    const url = await address;
+    log(`server at ${url}`);
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath,
+      headless: true,
+      viewport: { width: 520, height: 900 },
+      args: [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+      ],
+    });
+    const page = context.pages()[0] || (await context.newPage());
+    const errors = [];
+    page.on("pageerror", (err) => errors.push(String(err)));
+    page.on("console", (msg) => { if (msg.type() === "error") errors.push(msg.text()); });
+
+    // The page loads and starts a game; a seed typed in starts that game.
+    await page.goto(url);
+    await page.waitForSelector("#board .tile");
+    await page.fill("#seed", "2048");
+    await page.press("#seed", "Enter");
+    await page.waitForFunction(() => document.querySelector("#board").dataset.moves === "0");
+    await page.waitForFunction(() => document.querySelectorAll("#board .tile").length === 2);
+    let before = await shown(page);
+    assert.equal(before.seed, "2048");
+    assert.equal(before.score, 0);
+    log(`new game, seed 2048: ${before.tiles.join(" ")}`);
+
+    // Keys move the tiles; keep pressing until a merge scores.
+    await page.locator("body").click({ position: { x: 5, y: 5 } });
+    const keys = ["ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp", "a", "s", "d", "w"];
+    let played = 0;
+    for (let i = 0; i < 60; i++) {
+      const now = await shown(page);
+      if (now.score > 0 && played >= 4) break;
+      await page.keyboard.press(keys[i % keys.length]);
+      try {
+        await waitForMoves(page, `m > ${now.moves}`, 1500);
+        const after = await shown(page);
+        assert.notDeepEqual(after.tiles, now.tiles, "a move changed the tiles");
+        played += 1;
+      } catch {
+        // That direction changed nothing: the server refused it.
+      }
+    }
+    let state = await shown(page);
+    assert.ok(played >= 4, `only ${played} key presses moved tiles`);
+    assert.ok(state.score > 0, "the score rose");
+    assert.ok(state.best >= state.score, "the best score follows the score");
+    log(`${played} moves by key, score ${state.score}`);
+
+    // A hint names a direction and values each one.
+    await page.click("#hint-button");
+    await page.waitForSelector("#hint-direction");
+    const hint = await page.textContent("#hint-direction");
+    assert.match(hint, /(up|down|left|right)/);
+    assert.equal(await page.locator("#hint .values span").count(), 4);
+    log(`hint: ${hint.trim()}`);
+
+    // Undo goes back one move.
+    before = await shown(page);
+    await page.click("#undo");
+    await waitForMoves(page, `m === ${before.moves - 1}`, 5000);
+    log(`undo: ${before.moves} -> ${before.moves - 1} moves`);
+
+    // Autoplay, at full speed, until the score rises well above where it
+    // was; then stop it.
+    before = await shown(page);
+    await page.selectOption("#preset", "fast");
+    await page.$eval("#speed", (el) => { el.value = "1000"; });
+    await page.click("#autoplay");
+    await page.waitForFunction(
+      (score) => Number(document.querySelector("#score").textContent) > score + 100,
+      before.score,
+      { timeout: 60000 },
+    );
+    if (untilTile > 0) {
+      log(`autoplay until a ${untilTile} tile appears`);
+      await page.waitForFunction(
+        (tile) => [...document.querySelectorAll("#board .tile")].some((t) => Number(t.textContent) >= tile),
+        untilTile,
+        { timeout: 300000 },
+      );
+    }
+    await page.click("#autoplay");
+    assert.equal(await page.getAttribute("#autoplay", "aria-pressed"), "false");
+    state = await shown(page);
+    assert.ok(state.moves > before.moves, "autoplay moved");
+    log(`autoplay: score ${before.score} -> ${state.score}, ${state.moves} moves`);
+
+    // Ask for one more hint so the screenshot shows the values.
+    if (untilTile > 0) {
+      await page.selectOption("#preset", "default");
+      await page.click("#hint-button");
+      await page.waitForSelector("#hint-direction");
+    }
+    mkdirSync(dirname(screenshotPath), { recursive: true });
+    await page.screenshot({ path: screenshotPath, fullPage: true });
+    log(`screenshot: ${screenshotPath}`);
+    assert.deepEqual(errors, [], "no errors in the page");
+    log("passed");
+  } finally {
+    if (context) await context.close();
+    server.kill();
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+// A hung browser must not hang CI.
+const guard = setTimeout(() => {
+  console.error("e2e: timed out after 10 minutes");
+  process.exit(1);
+}, 10 * 60 * 1000);
+guard.unref();
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(`e2e FAILED: ${err.stack || err}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,109 @@
+//! 2048 in the browser: an axum server with one page, a small JSON API and a
+//! server-sent events stream for autoplay.
+//!
+//! Like `cli-ascii`, this crate is glue: the rules are `game-core`'s
+//! ([`game_core::Game`] plays every move, undo restores an earlier `Game`),
+//! the moves are the solver's ([`solver_expectimax::Solver`], with the
+//! `ntuple` network for the learned presets), and this crate only keeps
+//! games in memory, runs searches off the async runtime, and turns both into
+//! JSON. The page (`assets/`, embedded with `include_str!`) draws what the
+//! API returns and never works out a board itself.
+//!
+//! [`router`] builds the whole application; the binary serves it and the
+//! tests call it directly with `tower::ServiceExt::oneshot`, as axum's
+//! `testing` example does.
+//!
+//! ```no_run
+//! # async fn serve() -> std::io::Result<()> {
+//! let app = web::router(web::AppState::new(web::Limits::default(), None));
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8048").await?;
+//! axum::serve(listener, app).await
+//! # }
+//! ```
+//!
+//! The API is described in `docs/web.md`.
+
+mod api;
+mod error;
+mod search;
+mod sessions;
+mod wire;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use api::router;
+
+use crate::search::Searcher;
+use crate::sessions::Sessions;
+
+/// The bounds that keep one server's memory and CPU in check, whatever its
+/// clients do. A field with no invariant is `pub`.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Games kept at once; a new game beyond this evicts the one idle
+    /// longest.
+    pub max_sessions: usize,
+    /// A game untouched for this long is forgotten.
+    pub idle: Duration,
+    /// The largest request body accepted, in bytes (larger: 413).
+    pub max_body_bytes: usize,
+    /// Moves kept for undo per game (the oldest are dropped first).
+    pub max_undo: usize,
+    /// Searches that may run at once (each on a blocking thread).
+    pub search_slots: usize,
+    /// How long a request waits for a search slot before it gets a 503.
+    pub queue_wait: Duration,
+    /// The time budget of one search (a hint, or one autoplay move).
+    pub search_budget: Duration,
+    /// The transposition table of each preset's solver is capped at this
+    /// many bytes (the presets' own tables go up to 1 GiB, sized for one
+    /// program playing alone).
+    pub table_bytes: usize,
+    /// The longest pause between autoplay moves a client may ask for.
+    pub max_delay: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Limits {
+            max_sessions: 256,
+            idle: Duration::from_secs(30 * 60),
+            max_body_bytes: 4 * 1024,
+            max_undo: 4096,
+            search_slots: cores,
+            queue_wait: Duration::from_secs(10),
+            search_budget: Duration::from_millis(250),
+            table_bytes: 64 << 20,
+            max_delay: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Everything the handlers share: the games, the solvers and the limits.
+#[derive(Debug)]
+pub struct AppState {
+    limits: Limits,
+    sessions: Sessions,
+    searcher: Searcher,
+}
+
+impl AppState {
+    /// A server's state. `weights` is the learned presets' weights file
+    /// (`None`: the shipped one, `ntuple::SHIPPED_WEIGHTS`); it is loaded the
+    /// first time a learned preset is asked for.
+    pub fn new(limits: Limits, weights: Option<PathBuf>) -> Arc<AppState> {
+        Arc::new(AppState {
+            sessions: Sessions::new(&limits),
+            searcher: Searcher::new(&limits, weights),
+            limits,
+        })
+    }
+
+    /// The limits this server runs with.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+}

@@ -1,0 +1,140 @@
+//! Searches off the async runtime: one solver per preset, shared by every
+//! game, built on first use; a bounded number of searches at once, each on a
+//! blocking thread with a time budget.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use game_core::{Board, Rules};
+use solver_expectimax::{Decision, Preset, SearchError, Solver};
+use tokio::sync::Semaphore;
+
+use crate::Limits;
+use crate::error::ApiError;
+
+/// The solvers and the slots searches run in.
+#[derive(Debug)]
+pub(crate) struct Searcher {
+    solvers: Mutex<HashMap<Preset, Arc<Solver>>>,
+    slots: Arc<Semaphore>,
+    queue_wait: Duration,
+    budget: Duration,
+    table_bytes: usize,
+    weights: Option<PathBuf>,
+}
+
+impl Searcher {
+    pub(crate) fn new(limits: &Limits, weights: Option<PathBuf>) -> Searcher {
+        Searcher {
+            solvers: Mutex::new(HashMap::new()),
+            slots: Arc::new(Semaphore::new(limits.search_slots.max(1))),
+            queue_wait: limits.queue_wait,
+            budget: limits.search_budget,
+            table_bytes: limits.table_bytes,
+            weights,
+        }
+    }
+
+    /// The weights file the learned presets load.
+    pub(crate) fn weights_path(&self) -> PathBuf {
+        self.weights.clone().unwrap_or_else(|| PathBuf::from(ntuple::SHIPPED_WEIGHTS))
+    }
+
+    /// Whether `preset` can be built without a missing file.
+    pub(crate) fn available(&self, preset: Preset) -> bool {
+        !preset.is_learned() || self.weights_path().is_file()
+    }
+
+    pub(crate) fn budget(&self) -> Duration {
+        self.budget
+    }
+
+    /// The solver's choice for `board`, searched on a blocking thread once a
+    /// slot is free (503 if none frees up in time).
+    pub(crate) async fn decide(&self, preset: Preset, board: Board) -> Result<Decision, ApiError> {
+        let permit = tokio::time::timeout(self.queue_wait, Arc::clone(&self.slots).acquire_owned())
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "busy",
+                    "every search slot is busy; try again shortly",
+                )
+            })?
+            .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", "shutting down"))?;
+        let solver = self.solver(preset).await?;
+        let decided = tokio::task::spawn_blocking(move || {
+            // The permit lives as long as the search, even if the request
+            // that asked for it is gone.
+            let _permit = permit;
+            solver.decide(&board, &Rules::default())
+        })
+        .await
+        .map_err(|err| {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", err.to_string())
+        })?;
+        decided.map_err(|err| {
+            let code = match err {
+                SearchError::NoMove => "game_over",
+                SearchError::NotFourByFour(_) => "internal",
+            };
+            ApiError::new(StatusCode::CONFLICT, code, err.to_string())
+        })
+    }
+
+    /// Builds `preset`'s solver now, so that a missing weights file is an
+    /// error of the request that asks for it.
+    pub(crate) async fn warm(&self, preset: Preset) -> Result<(), ApiError> {
+        self.solver(preset).await.map(drop)
+    }
+
+    /// The shared solver of `preset`, built (on a blocking thread: a learned
+    /// preset loads its network) the first time it is asked for.
+    async fn solver(&self, preset: Preset) -> Result<Arc<Solver>, ApiError> {
+        if let Some(solver) = self.lock().get(&preset) {
+            return Ok(Arc::clone(solver));
+        }
+        let mut config = preset.config();
+        config.time_budget = Some(self.budget);
+        config.table_bytes = config.table_bytes.min(self.table_bytes);
+        let weights = self.weights.clone();
+        let built = tokio::task::spawn_blocking(move || build(preset, config, weights.as_deref()))
+            .await
+            .map_err(|err| {
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", err.to_string())
+            })??;
+        // Two first requests may both build; the first stored wins.
+        Ok(Arc::clone(self.lock().entry(preset).or_insert_with(|| Arc::new(built))))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Preset, Arc<Solver>>> {
+        self.solvers.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Builds a solver as `cli-ascii`'s `setup::solver` does: the learned
+/// presets with the shared network.
+fn build(
+    preset: Preset,
+    config: solver_expectimax::SearchConfig,
+    weights: Option<&Path>,
+) -> Result<Solver, ApiError> {
+    let solver = if preset.is_learned() {
+        let net = ntuple::shared_network(weights).map_err(|err| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "weights_unavailable",
+                format!("the {preset} preset needs the learned network, which cannot load: {err}"),
+            )
+        })?;
+        Solver::with_evaluator(config, net)
+    } else {
+        Solver::new(config)
+    };
+    solver.map_err(|err| {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", err.to_string())
+    })
+}

@@ -1,0 +1,184 @@
+//! The games in memory: a bounded map from session id to game, with undo
+//! history, forgotten after an idle time.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use axum::http::StatusCode;
+use game_core::{Board, Direction, Game, GameRng, PlayError, Rules, Turn};
+
+use crate::Limits;
+use crate::error::ApiError;
+use crate::wire::{GameState, LastMove, MAX_SEED};
+
+/// One game and what the page needs around it.
+#[derive(Debug)]
+pub(crate) struct Session {
+    pub(crate) game: Game<Board>,
+    /// Earlier games, newest last: undo pops one. `Game` carries its spawn
+    /// stream, so a move undone and played again spawns the same tile.
+    history: VecDeque<Game<Board>>,
+    pub(crate) keep_going: bool,
+    last_move: Option<Turn>,
+    last_seen: Instant,
+    /// Bumped whenever an autoplay starts: an older autoplay of this game
+    /// sees the change and stops.
+    pub(crate) autoplay: u64,
+}
+
+impl Session {
+    fn new(game: Game<Board>) -> Session {
+        Session {
+            game,
+            history: VecDeque::new(),
+            keep_going: false,
+            last_move: None,
+            last_seen: Instant::now(),
+            autoplay: 0,
+        }
+    }
+
+    /// What the page draws.
+    pub(crate) fn state(&self, id: &str) -> GameState {
+        let last_move = self.last_move.as_ref().map(|turn| LastMove::of(turn, 4));
+        GameState::of(id, &self.game, self.keep_going, !self.history.is_empty(), last_move)
+    }
+
+    /// Plays `dir` (game-core's rules decide), keeping the game before it
+    /// for undo.
+    pub(crate) fn play(&mut self, dir: Direction, max_undo: usize) -> Result<Turn, ApiError> {
+        let before = self.game.clone();
+        let turn = self.game.play(dir).map_err(|err| {
+            let code = match err {
+                PlayError::GameOver => "game_over",
+                _ => "nothing_moves",
+            };
+            ApiError::new(StatusCode::CONFLICT, code, err.to_string())
+        })?;
+        if max_undo > 0 {
+            if self.history.len() >= max_undo {
+                self.history.pop_front();
+            }
+            self.history.push_back(before);
+        }
+        self.last_move = Some(turn);
+        Ok(turn)
+    }
+
+    /// Goes back one move.
+    pub(crate) fn undo(&mut self) -> Result<(), ApiError> {
+        let previous = self.history.pop_back().ok_or_else(|| {
+            ApiError::new(StatusCode::CONFLICT, "nothing_to_undo", "there is no move to undo")
+        })?;
+        self.game = previous;
+        self.last_move = None;
+        Ok(())
+    }
+}
+
+/// The bounded store of sessions.
+#[derive(Debug)]
+pub(crate) struct Sessions {
+    inner: Mutex<Inner>,
+    max_sessions: usize,
+    idle: Duration,
+}
+
+#[derive(Debug)]
+struct Inner {
+    map: HashMap<String, Session>,
+    /// Makes session ids (not game seeds).
+    ids: GameRng,
+}
+
+impl Sessions {
+    pub(crate) fn new(limits: &Limits) -> Sessions {
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let id_seed = (nanos as u64) ^ u64::from(std::process::id()).rotate_left(32);
+        Sessions {
+            inner: Mutex::new(Inner { map: HashMap::new(), ids: GameRng::new(id_seed) }),
+            max_sessions: limits.max_sessions.max(1),
+            idle: limits.idle,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // Nothing panics while holding the lock; if something ever did, the
+        // map is still a valid map.
+        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A new game from `seed` (or one from the clock), stored under a fresh
+    /// id. Expired games go first; if the store is still full, the game idle
+    /// longest makes room.
+    pub(crate) fn create(&self, seed: Option<u64>) -> Result<GameState, ApiError> {
+        let seed = match seed {
+            Some(seed) if seed > MAX_SEED => {
+                return Err(ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "bad_seed",
+                    format!("the seed must be at most {MAX_SEED} (2^53 - 1)"),
+                ));
+            }
+            Some(seed) => seed,
+            None => clock_seed(),
+        };
+        let game = Game::<Board>::new(Rules::default(), seed).map_err(|err| {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", err.to_string())
+        })?;
+        let mut inner = self.lock();
+        let idle = self.idle;
+        inner.map.retain(|_, session| session.last_seen.elapsed() <= idle);
+        while inner.map.len() >= self.max_sessions {
+            let oldest =
+                inner.map.iter().min_by_key(|(_, s)| s.last_seen).map(|(id, _)| id.clone());
+            match oldest {
+                Some(id) => inner.map.remove(&id),
+                None => break,
+            };
+        }
+        let id = loop {
+            let id = format!("{:016x}{:016x}", inner.ids.next_u64(), inner.ids.next_u64());
+            if !inner.map.contains_key(&id) {
+                break id;
+            }
+        };
+        let session = Session::new(game);
+        let state = session.state(&id);
+        inner.map.insert(id, session);
+        Ok(state)
+    }
+
+    /// Runs `f` on the session `id` (if it exists and has not expired),
+    /// under the store's lock: keep `f` short, never search in it.
+    pub(crate) fn with<R>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&mut Session) -> Result<R, ApiError>,
+    ) -> Result<R, ApiError> {
+        let mut inner = self.lock();
+        let expired = match inner.map.get(id) {
+            None => return Err(ApiError::unknown_game()),
+            Some(session) => session.last_seen.elapsed() > self.idle,
+        };
+        if expired {
+            inner.map.remove(id);
+            return Err(ApiError::unknown_game());
+        }
+        let session = inner.map.get_mut(id).ok_or_else(ApiError::unknown_game)?;
+        session.last_seen = Instant::now();
+        f(session)
+    }
+
+    /// Forgets the session `id`; false if there was none.
+    pub(crate) fn remove(&self, id: &str) -> bool {
+        self.lock().map.remove(id).is_some()
+    }
+}
+
+/// A seed from the clock, short enough to type again.
+fn clock_seed() -> u64 {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    (nanos as u64 ^ u64::from(std::process::id())) % 1_000_000_000
+}

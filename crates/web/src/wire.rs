@@ -1,0 +1,238 @@
+//! The JSON the API reads and writes (described in `docs/web.md`).
+
+use std::str::FromStr;
+
+use axum::http::StatusCode;
+use game_core::{Board, Direction, Game, GameBoard, Turn, exponent_to_value};
+use serde::{Deserialize, Serialize};
+use solver_expectimax::{Decision, Preset};
+
+use crate::error::ApiError;
+
+/// The largest seed: JavaScript numbers are exact up to 2^53 - 1, and a
+/// seed the page cannot show exactly is a seed nobody can replay.
+pub(crate) const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// The tile a game is won with.
+pub(crate) const WINNING_TILE: u32 = 2048;
+
+/// `POST /api/games`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NewGame {
+    pub(crate) seed: Option<u64>,
+}
+
+/// `POST /api/games/{id}/move`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MoveRequest {
+    pub(crate) direction: String,
+}
+
+/// `POST /api/games/{id}/hint`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HintRequest {
+    pub(crate) preset: Option<String>,
+}
+
+/// `GET /api/games/{id}/autoplay?preset=..&delay_ms=..`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AutoplayQuery {
+    pub(crate) preset: Option<String>,
+    pub(crate) delay_ms: Option<u64>,
+}
+
+/// The preset named, or the default one.
+pub(crate) fn preset(name: Option<&str>) -> Result<Preset, ApiError> {
+    match name {
+        None => Ok(Preset::Default),
+        Some(name) => Preset::from_str(name).map_err(|err| {
+            ApiError::new(StatusCode::BAD_REQUEST, "unknown_preset", err.to_string())
+        }),
+    }
+}
+
+/// A direction named in a request.
+pub(crate) fn direction(name: &str) -> Result<Direction, ApiError> {
+    Direction::from_str(name).map_err(|err| {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_direction", err.to_string())
+    })
+}
+
+/// A spawned tile.
+#[derive(Debug, Serialize)]
+pub(crate) struct Spawn {
+    row: usize,
+    col: usize,
+    value: u32,
+}
+
+/// The last move played, so the page can mark the new tile.
+#[derive(Debug, Serialize)]
+pub(crate) struct LastMove {
+    direction: &'static str,
+    score_gained: u32,
+    spawned: Option<Spawn>,
+}
+
+impl LastMove {
+    pub(crate) fn of(turn: &Turn, size: usize) -> LastMove {
+        LastMove {
+            direction: turn.direction.name(),
+            score_gained: turn.score_gained,
+            spawned: turn.spawned.map(|(idx, exponent)| Spawn {
+                row: idx / size,
+                col: idx % size,
+                value: exponent_to_value(exponent),
+            }),
+        }
+    }
+}
+
+/// A game as the page sees it: everything it draws.
+#[derive(Debug, Serialize)]
+pub(crate) struct GameState {
+    pub(crate) id: String,
+    pub(crate) seed: u64,
+    /// Tile values by row, 0 for an empty cell.
+    pub(crate) board: Vec<Vec<u32>>,
+    pub(crate) score: u64,
+    pub(crate) moves: u64,
+    pub(crate) max_tile: u32,
+    /// The directions that change the board, in `up, down, left, right`
+    /// order.
+    pub(crate) legal: Vec<&'static str>,
+    pub(crate) over: bool,
+    /// Whether the board holds a 2048 or more.
+    pub(crate) won: bool,
+    /// Whether the player chose to keep going after reaching 2048.
+    pub(crate) keep_going: bool,
+    pub(crate) can_undo: bool,
+    pub(crate) last_move: Option<LastMove>,
+}
+
+impl GameState {
+    pub(crate) fn of(
+        id: &str,
+        game: &Game<Board>,
+        keep_going: bool,
+        can_undo: bool,
+        last_move: Option<LastMove>,
+    ) -> GameState {
+        let board = game.board();
+        let n = board.size();
+        let rows =
+            (0..n).map(|r| (0..n).map(|c| board.value(r, c).unwrap_or(0)).collect()).collect();
+        GameState {
+            id: id.to_owned(),
+            seed: game.seed(),
+            board: rows,
+            score: game.score(),
+            moves: game.moves(),
+            max_tile: board.max_tile(),
+            legal: board.legal_directions().iter().map(Direction::name).collect(),
+            over: game.is_over(),
+            won: board.max_tile() >= WINNING_TILE,
+            keep_going,
+            can_undo,
+            last_move,
+        }
+    }
+}
+
+/// Each direction's value, `null` for a direction that changes nothing.
+#[derive(Debug, Serialize)]
+pub(crate) struct Values {
+    up: Option<f64>,
+    down: Option<f64>,
+    left: Option<f64>,
+    right: Option<f64>,
+}
+
+/// The solver's choice for a board.
+#[derive(Debug, Serialize)]
+pub(crate) struct Hint {
+    pub(crate) preset: &'static str,
+    pub(crate) direction: &'static str,
+    pub(crate) values: Values,
+    pub(crate) depth: u32,
+    pub(crate) elapsed_ms: u64,
+}
+
+impl Hint {
+    pub(crate) fn of(preset: Preset, decision: &Decision) -> Hint {
+        // serde_json writes a non-finite number as null; keep it explicit.
+        let value = |dir| decision.value(dir).filter(|v| v.is_finite());
+        Hint {
+            preset: preset.name(),
+            direction: decision.direction.name(),
+            values: Values {
+                up: value(Direction::Up),
+                down: value(Direction::Down),
+                left: value(Direction::Left),
+                right: value(Direction::Right),
+            },
+            depth: decision.depth,
+            elapsed_ms: u64::try_from(decision.elapsed.as_millis()).unwrap_or(u64::MAX),
+        }
+    }
+}
+
+/// One preset in `GET /api/presets`.
+#[derive(Debug, Serialize)]
+pub(crate) struct PresetInfo {
+    pub(crate) name: &'static str,
+    pub(crate) learned: bool,
+    /// False for a learned preset whose weights file is missing.
+    pub(crate) available: bool,
+}
+
+/// `GET /api/presets`.
+#[derive(Debug, Serialize)]
+pub(crate) struct Presets {
+    pub(crate) presets: Vec<PresetInfo>,
+    pub(crate) default: &'static str,
+    pub(crate) search_budget_ms: u64,
+}
+
+/// An autoplay `move` event: the state after the move, and the decision
+/// that chose it.
+#[derive(Debug, Serialize)]
+pub(crate) struct AutoplayMove {
+    pub(crate) state: GameState,
+    pub(crate) hint: Hint,
+}
+
+/// The autoplay `end` event.
+#[derive(Debug, Serialize)]
+pub(crate) struct AutoplayEnd {
+    /// `over`, `won`, `superseded` (another autoplay or a new game took
+    /// over) or `error`.
+    pub(crate) reason: &'static str,
+    pub(crate) message: Option<String>,
+    pub(crate) state: Option<GameState>,
+}
+
+#[cfg(test)]
+mod tests {
+    use game_core::Rules;
+
+    use super::*;
+
+    #[test]
+    fn a_board_with_2048_is_won_and_the_flag_to_keep_going_is_shown() {
+        let board: Board = "2048 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4".parse().unwrap();
+        let game = Game::from_board(board, Rules::default(), 1).unwrap();
+        let state = GameState::of("x", &game, false, false, None);
+        assert!(state.won && !state.over && !state.keep_going);
+        assert_eq!(state.max_tile, 2048);
+        assert_eq!(state.board[0], [2048, 2, 0, 0]);
+        assert!(GameState::of("x", &game, true, false, None).keep_going);
+        let below: Board = "1024 1024 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        let game = Game::from_board(below, Rules::default(), 1).unwrap();
+        assert!(!GameState::of("x", &game, false, false, None).won);
+    }
+}

@@ -1,0 +1,151 @@
+//! The autoplay stream: its events, its end, and that it stops when the
+//! client goes away.
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, BodyDataStream};
+use axum::http::{Request, StatusCode, header};
+use serde_json::Value;
+use tokio_stream::StreamExt;
+use tower::ServiceExt;
+
+use crate::util::{app, id, legal, new_game, play, send};
+
+/// An open event stream, read one event at a time.
+struct Events {
+    body: BodyDataStream,
+    buffer: String,
+}
+
+impl Events {
+    async fn open(app: &Router, uri: &str) -> Events {
+        let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
+        let res = app.clone().oneshot(req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        assert_eq!(res.headers()[header::CONTENT_TYPE], "text/event-stream");
+        Events { body: res.into_body().into_data_stream(), buffer: String::new() }
+    }
+
+    /// The next event's name and JSON data (keep-alive comments skipped),
+    /// or `None` when the stream ends.
+    async fn next(&mut self) -> Option<(String, Value)> {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let frame: String = self.buffer.drain(..end + 2).collect();
+                let mut name = None;
+                let mut data = String::new();
+                for line in frame.lines() {
+                    if let Some(v) = line.strip_prefix("event:") {
+                        name = Some(v.trim().to_owned());
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data.push_str(v.trim_start());
+                    }
+                }
+                match name {
+                    Some(name) => return Some((name, serde_json::from_str(&data).unwrap())),
+                    None => continue,
+                }
+            }
+            let chunk = tokio::time::timeout(Duration::from_secs(30), self.body.next())
+                .await
+                .expect("an event within 30 s")?
+                .expect("a readable stream");
+            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+}
+
+#[tokio::test]
+async fn autoplay_plays_moves_and_stops_when_the_client_leaves() {
+    let app = app();
+    let game = id(&new_game(&app, 21).await);
+    let mut events =
+        Events::open(&app, &format!("/api/games/{game}/autoplay?preset=fast&delay_ms=0")).await;
+    let (name, first) = events.next().await.unwrap();
+    assert_eq!(name, "state");
+    assert_eq!(first["moves"], 0);
+    let mut score = 0;
+    for n in 1..=20u64 {
+        let (name, data) = events.next().await.unwrap();
+        assert_eq!(name, "move", "{data}");
+        assert_eq!(data["state"]["moves"], n);
+        assert_eq!(data["hint"]["preset"], "fast");
+        assert_eq!(data["state"]["last_move"]["direction"], data["hint"]["direction"]);
+        score = data["state"]["score"].as_u64().unwrap();
+    }
+    assert!(score > 0, "20 moves merged nothing");
+    // The page goes away: the autoplay stops within a move or two.
+    drop(events);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let moves =
+        send(&app, "GET", &format!("/api/games/{game}"), None).await.json()["moves"].clone();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let later = send(&app, "GET", &format!("/api/games/{game}"), None).await.json();
+    assert_eq!(later["moves"], moves, "autoplay went on without a client");
+    // Its moves can be undone one by one, like the player's.
+    let undone = send(&app, "POST", &format!("/api/games/{game}/undo"), None).await.json();
+    assert_eq!(undone["moves"].as_u64().unwrap(), moves.as_u64().unwrap() - 1);
+}
+
+#[tokio::test]
+async fn autoplay_of_a_finished_game_ends_at_once() {
+    let app = app();
+    let state = new_game(&app, 11).await;
+    let game = id(&state);
+    let mut last = state;
+    while last["over"] == false {
+        last = play(&app, &game, &legal(&last)[0].clone()).await.json();
+    }
+    let mut events = Events::open(&app, &format!("/api/games/{game}/autoplay?preset=fast")).await;
+    assert_eq!(events.next().await.unwrap().0, "state");
+    let (name, end) = events.next().await.unwrap();
+    assert_eq!(name, "end");
+    assert_eq!(end["reason"], "over");
+    assert_eq!(end["state"]["over"], true);
+    assert!(events.next().await.is_none(), "the stream closes after `end`");
+}
+
+#[tokio::test]
+async fn a_second_autoplay_supersedes_the_first() {
+    let app = app();
+    let game = id(&new_game(&app, 4).await);
+    let uri = format!("/api/games/{game}/autoplay?preset=fast&delay_ms=200");
+    let mut first = Events::open(&app, &uri).await;
+    assert_eq!(first.next().await.unwrap().0, "state");
+    let mut second = Events::open(&app, &uri).await;
+    assert_eq!(second.next().await.unwrap().0, "state");
+    loop {
+        let (name, data) = first.next().await.expect("an end event");
+        if name == "end" {
+            assert_eq!(data["reason"], "superseded");
+            break;
+        }
+    }
+    assert_eq!(second.next().await.unwrap().0, "move");
+}
+
+#[tokio::test]
+async fn autoplay_errors_are_json_before_the_stream_starts() {
+    let app = app();
+    let game = id(&new_game(&app, 4).await);
+    let base = format!("/api/games/{game}/autoplay");
+    send(&app, "GET", &format!("{base}?preset=nope"), None)
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "unknown_preset");
+    send(&app, "GET", &format!("{base}?delay_ms=999999"), None)
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "bad_delay");
+    send(&app, "GET", &format!("{base}?delay_ms=-3"), None)
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "bad_query");
+    send(&app, "GET", &format!("{base}?speed=3"), None)
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "bad_query");
+    send(&app, "GET", &format!("{base}?preset=ntuple-deep"), None)
+        .await
+        .assert_error(StatusCode::SERVICE_UNAVAILABLE, "weights_unavailable");
+    send(&app, "GET", "/api/games/nope/autoplay?preset=fast", None)
+        .await
+        .assert_error(StatusCode::NOT_FOUND, "unknown_game");
+}
