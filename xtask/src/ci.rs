@@ -2,9 +2,12 @@
 //! failure. `.ci/run` and the README's test command call this task, so the
 //! list here is the one definition of "CI is green".
 
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::util::{Result, cargo, format_duration, render};
+use crate::util::{Result, cargo, format_duration, project_root, render, target_dir};
 
 /// One step: a cargo invocation and the environment it needs.
 struct Step {
@@ -34,7 +37,8 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     if let Some(arg) = args.first() {
         return Err(format!("`ci` takes no arguments, got `{arg}`").into());
     }
-    let n_steps = STEPS.len();
+    // The cargo steps, then the browser test.
+    let n_steps = STEPS.len() + 1;
     let total = Instant::now();
     let mut timings: Vec<(&str, Duration)> = Vec::new();
     for (step_idx, step) in STEPS.iter().enumerate() {
@@ -53,9 +57,81 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         println!("<== {label} ok in {}", format_duration(took));
         timings.push((step.name, took));
     }
+    let label = format!("[{n_steps}/{n_steps}] browser");
+    let start = Instant::now();
+    let ran = browser_test(&label)?;
+    let took = start.elapsed();
+    println!("<== {label} {} in {}", if ran { "ok" } else { "skipped" }, format_duration(took));
+    timings.push(("browser", took));
     println!("\nci: all {n_steps} steps passed in {}", format_duration(total.elapsed()));
     for (name, took) in timings {
         println!("  {name:<8} {}", format_duration(took));
     }
     Ok(())
+}
+
+/// The web frontend's end-to-end test (`crates/web/e2e/test.mjs`) in headless
+/// Chromium. It needs Debian's `chromium`, Node.js and the e2e folder's
+/// `npm ci`, which `.ci/run` installs in CI. In CI (`CI=true`) a missing one
+/// fails the run; on a developer's machine the step is skipped with a notice.
+/// Returns whether the test ran.
+fn browser_test(label: &str) -> Result<bool> {
+    let e2e = project_root().join("crates/web/e2e");
+    let chromium =
+        env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    let missing = browser_test_missing(&e2e, &chromium);
+    if !missing.is_empty() {
+        let what = missing.join("; ");
+        if env::var("CI").is_ok_and(|v| v == "true") {
+            println!("<== {label} FAILED: {what}");
+            return Err(format!(
+                "ci stopped: the browser test cannot run in CI: {what} (.ci/run installs them)"
+            )
+            .into());
+        }
+        println!(
+            "\n==> {label}: SKIPPED, {what}.\n    To run it: apt-get install chromium; \
+             (cd crates/web/e2e && npm ci); cargo xtask ci"
+        );
+        return Ok(false);
+    }
+    // The server binary, built as the test step built it (usually no-op).
+    let mut build = cargo();
+    build.args(["build", "-q", "-p", "web"]);
+    let shown = render(&build);
+    println!("\n==> {label}: {shown}");
+    let status = build.status().map_err(|err| format!("cannot start `{shown}`: {err}"))?;
+    if !status.success() {
+        return Err(format!("ci stopped: step {label} failed: `{shown}` ({status})").into());
+    }
+    let mut node = Command::new("node");
+    node.arg("test.mjs")
+        .current_dir(&e2e)
+        .env("WEB_BIN", target_dir().join("debug").join("web"))
+        .env("CHROMIUM", &chromium);
+    let shown = format!("(cd crates/web/e2e && {})", render(&node));
+    println!("==> {label}: {shown}");
+    let status = node.status().map_err(|err| format!("cannot start `{shown}`: {err}"))?;
+    if !status.success() {
+        println!("<== {label} FAILED");
+        return Err(format!("ci stopped: step {label} failed: `{shown}` ({status})").into());
+    }
+    Ok(true)
+}
+
+/// What the browser test lacks here, in words; empty when it can run.
+fn browser_test_missing(e2e: &Path, chromium: &Path) -> Vec<String> {
+    let mut missing = Vec::new();
+    if !chromium.is_file() {
+        missing.push(format!("no browser at {} (apt-get install chromium)", chromium.display()));
+    }
+    let node_runs =
+        Command::new("node").arg("--version").output().is_ok_and(|out| out.status.success());
+    if !node_runs {
+        missing.push("no `node` on PATH".to_owned());
+    }
+    if !e2e.join("node_modules/playwright-core/package.json").is_file() {
+        missing.push("no playwright-core in crates/web/e2e/node_modules (npm ci there)".to_owned());
+    }
+    missing
 }
