@@ -7,6 +7,7 @@
 mod util;
 
 mod analyze;
+mod docs;
 mod errors;
 mod golden;
 mod pipes;
