@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use solver_expectimax::{MAX_DEPTH, Preset};
 
+use crate::keys::{PLAY_KEYS, WATCH_KEYS};
+
 // The examples run from a clone, where `cli-ascii` is not on the PATH.
 // See: issue 18, item 13.
 const EXAMPLES: &str = "\
@@ -20,7 +22,7 @@ Examples, from the repository (after `cargo install --path crates/cli-ascii`,
   cargo run -p cli-ascii -- --transcript | head -40
   # the Java tutorial's own game, exactly
   cargo run -p cli-ascii -- watch --preset tutorial --tutorial-rules --transcript --seed 1
-  # play yourself (arrows/WASD/hjkl, h for a hint)
+  # play yourself (h asks the AI for a hint)
   cargo run -p cli-ascii -- play
   # the solver's view of one board
   cargo run -p cli-ascii -- analyze '2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2'
@@ -42,14 +44,20 @@ pub(crate) struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// The AI plays one game (the default). Redrawn in place on a terminal;
-    /// the Java tutorial's transcript when piped or with --transcript.
-    #[command(after_help = "Examples:\n  cargo run -p cli-ascii -- watch --seed 7\n  \
+    // The keys come from one list, which the screen's footer shows too.
+    #[command(
+        about = format!(
+            "The AI plays one game (the default). Redrawn in place on a terminal \
+             (keys: {WATCH_KEYS}); the Java tutorial's transcript when piped or with --transcript"
+        ),
+        after_help = "Examples:\n  cargo run -p cli-ascii -- watch --seed 7\n  \
         cargo run -p cli-ascii -- watch --transcript --player random --tutorial-rules --seed 1")]
     Watch(WatchArgs),
-    /// Play yourself: arrow keys, WASD or hjkl move; h hint, u undo, n new
-    /// game, q quit.
-    #[command(after_help = "Example:\n  cargo run -p cli-ascii -- play --seed 3 --size 5")]
+    // The keys come from one list, which the screen's footer shows too.
+    #[command(
+        about = format!("Play yourself. Keys: {PLAY_KEYS}"),
+        after_help = "Example:\n  cargo run -p cli-ascii -- play --seed 3 --size 5"
+    )]
     Play(PlayArgs),
     /// The solver's view of boards: each direction's value, the best one and
     /// the search figures. Boards come from the argument or, one a line,

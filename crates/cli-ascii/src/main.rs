@@ -9,6 +9,7 @@
 
 mod analyze;
 mod cli;
+mod keys;
 mod play;
 mod render;
 mod setup;

@@ -9,6 +9,7 @@ use game_core::{Board, Direction, Game, GameBoard, Grid, PlayError, Rules};
 use solver_expectimax::{Decision, Player};
 
 use crate::cli::{PlayArgs, PlayerKind};
+use crate::keys::PLAY_KEYS;
 use crate::render;
 use crate::setup::{self, AnyPlayer, PlayerSpec};
 use crate::term::{self, TerminalGuard};
@@ -258,7 +259,7 @@ fn screen<B: GameBoard>(session: &Session<B>, color: bool) -> Vec<String> {
     ));
     lines.push(session.hint().map(hint_text).unwrap_or_default());
     lines.push(session.message().to_owned());
-    lines.push("arrows/wasd/kjl move · h hint · u undo · n new game · q quit".to_owned());
+    lines.push(PLAY_KEYS.to_owned());
     lines
 }
 

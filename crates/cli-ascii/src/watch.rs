@@ -10,6 +10,7 @@ use game_core::{Board, Direction, Game, GameBoard, Grid, Rules};
 use solver_expectimax::{Decision, Player};
 
 use crate::cli::{PlayerKind, WatchArgs};
+use crate::keys::WATCH_KEYS;
 use crate::render::{self, bordered_with_score, short_count};
 use crate::setup::{self, AnyPlayer, PlayerSpec};
 use crate::term::{self, TerminalGuard};
@@ -160,7 +161,7 @@ fn watch_live<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Re
         } else if paused {
             "paused: space resumes, q quits".to_owned()
         } else {
-            format!("q quit · space pause · +/- pace ({} ms)", delay.as_millis())
+            format!("{WATCH_KEYS} ({} ms)", delay.as_millis())
         };
         let lines = frame(watch, &game, last.as_ref(), started.elapsed(), &footer);
         term::draw_frame(&mut out, &lines)?;

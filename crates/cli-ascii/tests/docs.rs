@@ -258,3 +258,16 @@ fn the_parser_reads_blocks_markers_and_wildcards() {
     assert_eq!(mask("search: depth 3, 10 nodes, 1.234 ms"), "search: depth 3, 10 nodes, <time> ms");
     assert_eq!(mask("{\"nodes\":4,\"micros\":107}"), "{\"nodes\":4,\"micros\":<n>}");
 }
+
+/// The key lists are written once, in src/keys.rs; `--help` and
+/// docs/cli.md quote them. See: issue 18, item 5.
+#[test]
+fn help_and_docs_quote_the_key_lists() {
+    let cli_doc = read_doc("docs/cli.md");
+    let help = crate::util::stdout_of(&["--help"]);
+    for keys in [crate::keys::PLAY_KEYS, crate::keys::WATCH_KEYS] {
+        assert!(cli_doc.contains(&format!("`{keys}`")), "docs/cli.md does not quote `{keys}`");
+        assert!(help.contains(keys), "--help does not say `{keys}`");
+    }
+    assert!(!help.contains("hjkl"), "h is the hint, not left");
+}

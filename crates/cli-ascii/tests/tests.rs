@@ -6,6 +6,10 @@
 
 mod util;
 
+// The key lists, from the binary's own source: the docs must quote them.
+#[path = "../src/keys.rs"]
+mod keys;
+
 mod analyze;
 mod docs;
 mod errors;
