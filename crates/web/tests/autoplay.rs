@@ -77,7 +77,7 @@ async fn autoplay_plays_moves_and_stops_when_the_client_leaves() {
     assert!(score > 0, "20 moves merged nothing");
     // The page goes away: the autoplay stops within a move or two.
     drop(events);
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
     let moves =
         send(&app, "GET", &format!("/api/games/{game}"), None).await.json()["moves"].clone();
     tokio::time::sleep(Duration::from_millis(500)).await;
