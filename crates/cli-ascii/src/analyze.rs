@@ -31,6 +31,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         writeln!(io::stderr().lock(), "reading boards from stdin, one a line (Ctrl-D ends)")?;
     }
     let mut failed = false;
+    let mut answered = false;
     for (idx, line) in io::stdin().lock().lines().enumerate() {
         let line = line.context("cannot read stdin")?;
         let text = line.trim();
@@ -38,7 +39,16 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
             continue;
         }
         match analyze(&solver, rules, text, args.json) {
-            Ok(answer) => out.write_all(answer.as_bytes())?,
+            Ok(answer) => {
+                // A blank line between text answers, so that each board's
+                // lines stay together; JSON stays one object a line.
+                // See: issue 18, item 9.
+                if answered && !args.json {
+                    out.write_all(b"\n")?;
+                }
+                out.write_all(answer.as_bytes())?;
+                answered = true;
+            }
             Err(err) => {
                 // Report and go on with the next board, answering each in turn.
                 out.flush()?;

@@ -68,3 +68,18 @@ fn text_answer_marks_the_best_direction() {
     ]);
     assert!(words.starts_with("+--------+"));
 }
+
+/// Text answers to several boards on stdin are separated by a blank line.
+/// See: issue 18, item 9.
+#[test]
+fn text_answers_on_stdin_are_separated() {
+    let input = "2 0/0 2\n2 2/0 0\n";
+    let out =
+        run(&["analyze", "--preset", "tutorial", "--depth", "1", "--threads", "1"], Some(input));
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let answers: Vec<&str> = stdout.split("\n\n").collect();
+    assert_eq!(answers.len(), 2, "{stdout}");
+    assert!(answers[0].starts_with("+--------+--------+\n") && answers[0].contains("search: "));
+    assert!(answers[1].starts_with("+--------+--------+\n") && answers[1].ends_with(" ms\n"));
+}

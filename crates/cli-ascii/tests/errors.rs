@@ -145,7 +145,12 @@ fn malformed_board_argument() {
          (expected 0 or . for empty, or a power of two from 2 to 32768)\n"
     );
     error_of(&["analyze", "2 0/0 0 0"], None, 1, "row 2");
-    error_of(&["analyze", "2"], None, 1, "found 1 row(s)");
+    // The usual slips, in the writer's terms. See: issue 18, item 9.
+    error_of(&["analyze", "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2/"], None, 1, "row 5: the row is empty");
+    error_of(&["analyze", "hello"], None, 1, "`hello` is not a board");
+    let sixteen = "2 2 0 0 0 4 0 0 0 0 0 0 0 0 0 2";
+    error_of(&["analyze", sixteen], None, 1, "16 numbers but no `/`: write the 4 rows");
+    error_of(&["analyze", "2"], None, 1, "one row of 1 cell and no `/`");
 }
 
 /// On stdin, each good line is answered and each bad one reported by its
@@ -159,7 +164,8 @@ fn malformed_board_on_stdin_names_the_line() {
     assert_eq!(
         stderr.lines().collect::<Vec<_>>(),
         [
-            "error: line 3: row 1: found 3 cell(s), expected 2 (one per row, the board is square)",
+            "error: line 3: row 1: 3 cells but the board has 2 rows \
+             (a board is square: as many cells in each row as there are rows)",
             "error: line 5: row 2, cell 2: `x` is not a tile \
              (expected 0 or . for empty, or a power of two from 2 to 32768)",
         ]

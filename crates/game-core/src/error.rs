@@ -114,6 +114,15 @@ pub enum ParseErrorKind {
     BadTile(String),
     /// The board type cannot have this size.
     Size(SizeError),
+    /// A row with no cells: a `/` at the end, or two `/` in a row.
+    EmptyRow,
+    /// The cells are all on one line, with no `/` between rows.
+    OneRow {
+        /// Cells found.
+        cells: usize,
+    },
+    /// The text's first word is not a tile: the text is not a board at all.
+    NotABoard(String),
 }
 
 impl ParseBoardError {
@@ -160,11 +169,35 @@ impl fmt::Display for ParseBoardError {
                 "found {rows} row(s), expected {MIN_SIZE} to {MAX_SIZE} rows separated by `/` or line breaks"
             ),
             ParseErrorKind::CellCount { found, expected } => {
+                let cells = if *found == 1 { "cell" } else { "cells" };
                 write!(
                     f,
-                    "found {found} cell(s), expected {expected} (one per row, the board is square)"
+                    "{found} {cells} but the board has {expected} rows \
+                     (a board is square: as many cells in each row as there are rows)"
                 )
             }
+            ParseErrorKind::EmptyRow => {
+                f.write_str("the row is empty (a `/` at the end, or two `/` in a row?)")
+            }
+            ParseErrorKind::OneRow { cells } => match square_side(*cells) {
+                Some(n) => write!(
+                    f,
+                    "{cells} numbers but no `/`: write the {n} rows separated by `/`, \
+                     e.g. `2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048`"
+                ),
+                None => write!(
+                    f,
+                    "one row of {cells} and no `/`: write {MIN_SIZE} to {MAX_SIZE} rows \
+                     separated by `/`, as many cells in each as there are rows, e.g. `2 0/0 4`",
+                    cells =
+                        if *cells == 1 { "1 cell".to_owned() } else { format!("{cells} cells") }
+                ),
+            },
+            ParseErrorKind::NotABoard(text) => write!(
+                f,
+                "`{text}` is not a board: write rows of tiles (0 or . for empty) separated \
+                 by `/`, e.g. `2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048`"
+            ),
             ParseErrorKind::BadTile(text) => write!(
                 f,
                 "`{text}` is not a tile (expected 0 or . for empty, or a power of two from 2 to 32768)"
@@ -175,6 +208,11 @@ impl fmt::Display for ParseBoardError {
 }
 
 impl std::error::Error for ParseBoardError {}
+
+/// The side of a supported square board with `cells` cells, if there is one.
+fn square_side(cells: usize) -> Option<usize> {
+    (MIN_SIZE..=MAX_SIZE).find(|n| n * n == cells)
+}
 
 /// Rule settings that cannot be played.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -35,12 +35,31 @@ pub(crate) fn parse<B: GameBoard>(s: &str) -> Result<B, ParseBoardError> {
     if s.trim().is_empty() {
         return Err(ParseBoardError::whole(ParseErrorKind::Empty));
     }
+    // The usual slips, said in the writer's terms rather than as a count of
+    // rows or cells. See: issue 18, item 9.
+    if let Some(r) = rows.iter().position(|row| row.is_empty()) {
+        return Err(ParseBoardError::at_row(r, ParseErrorKind::EmptyRow));
+    }
+    if n == 1 {
+        let cells: Vec<&str> = split_cells(rows[0]);
+        if let Some(first) = cells.first().filter(|c| tile_exponent(c).is_none()) {
+            return Err(ParseBoardError::whole(ParseErrorKind::NotABoard((*first).to_owned())));
+        }
+        if let Some(c) = cells.iter().position(|c| tile_exponent(c).is_none()) {
+            return Err(ParseBoardError::at_cell(
+                0,
+                c,
+                ParseErrorKind::BadTile(cells[c].to_owned()),
+            ));
+        }
+        return Err(ParseBoardError::whole(ParseErrorKind::OneRow { cells: cells.len() }));
+    }
     if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
         return Err(ParseBoardError::whole(ParseErrorKind::RowCount { rows: n }));
     }
     let mut board = B::empty(n).map_err(|e| ParseBoardError::whole(ParseErrorKind::Size(e)))?;
     for (r, row) in rows.iter().enumerate() {
-        let cells: Vec<&str> = row.split([' ', '\t', ',']).filter(|c| !c.is_empty()).collect();
+        let cells = split_cells(row);
         if cells.len() != n {
             return Err(ParseBoardError::at_row(
                 r,
@@ -48,18 +67,9 @@ pub(crate) fn parse<B: GameBoard>(s: &str) -> Result<B, ParseBoardError> {
             ));
         }
         for (c, cell) in cells.iter().enumerate() {
-            let exponent = if *cell == "0" || *cell == "." {
-                0
-            } else {
-                // Digits only: u32's parser would also take a sign (`+2`).
-                Some(cell)
-                    .filter(|c| c.bytes().all(|b| b.is_ascii_digit()))
-                    .and_then(|c| c.parse::<u32>().ok())
-                    .and_then(|v| value_to_exponent(v).ok())
-                    .ok_or_else(|| {
-                        ParseBoardError::at_cell(r, c, ParseErrorKind::BadTile((*cell).to_owned()))
-                    })?
-            };
+            let exponent = tile_exponent(cell).ok_or_else(|| {
+                ParseBoardError::at_cell(r, c, ParseErrorKind::BadTile((*cell).to_owned()))
+            })?;
             // Cannot fail: (r, c) is inside an n x n board and the exponent
             // came from value_to_exponent.
             board = board.set_exponent(r, c, exponent).map_err(|_| {
@@ -68,4 +78,21 @@ pub(crate) fn parse<B: GameBoard>(s: &str) -> Result<B, ParseBoardError> {
         }
     }
     Ok(board)
+}
+
+/// The cells of a row: words separated by blanks or commas.
+fn split_cells(row: &str) -> Vec<&str> {
+    row.split([' ', '\t', ',']).filter(|c| !c.is_empty()).collect()
+}
+
+/// A cell's exponent: 0 for `0` or `.`, else the tile's, if it is one.
+fn tile_exponent(cell: &str) -> Option<u8> {
+    if cell == "0" || cell == "." {
+        return Some(0);
+    }
+    // Digits only: u32's parser would also take a sign (`+2`).
+    Some(cell)
+        .filter(|c| c.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|c| c.parse::<u32>().ok())
+        .and_then(|v| value_to_exponent(v).ok())
 }

@@ -57,7 +57,8 @@ fn parse_errors_say_where() {
     assert_eq!((err.row(), err.column()), (Some(3), None));
     assert_eq!(
         err.to_string(),
-        "row 3: found 3 cell(s), expected 4 (one per row, the board is square)"
+        "row 3: 3 cells but the board has 4 rows \
+         (a board is square: as many cells in each row as there are rows)"
     );
 
     for bad in ["65536", "x", "-2", "+2", "1", "2.0", "4294967296", "0x2"] {
@@ -72,13 +73,7 @@ fn parse_errors_say_where() {
     assert_eq!(err.to_string(), "the board is empty (expected rows like `2 0 0 4/0 0 0 0/...`)");
     assert_eq!("  \n ".parse::<Grid>().unwrap_err().kind(), &ParseErrorKind::Empty);
 
-    // Bad sizes: one row, nine rows, and a 3x3 or 5x5 text for the packed board.
-    let err = "2".parse::<Grid>().unwrap_err();
-    assert_eq!(err.kind(), &ParseErrorKind::RowCount { rows: 1 });
-    assert_eq!(
-        err.to_string(),
-        "found 1 row(s), expected 2 to 8 rows separated by `/` or line breaks"
-    );
+    // Bad sizes: nine rows, and a 3x3 or 5x5 text for the packed board.
     let nine = ["0 0 0 0 0 0 0 0 0"; 9].join("/");
     assert_eq!(nine.parse::<Grid>().unwrap_err().kind(), &ParseErrorKind::RowCount { rows: 9 });
     let err = "0 0 0/0 0 0/0 0 0".parse::<Board>().unwrap_err();
@@ -87,6 +82,44 @@ fn parse_errors_say_where() {
     assert_eq!(err.to_string(), "the packed board is 4x4, not 3x3 (use Grid for other sizes)");
     let err = "0 0 0 0/0 0 0 0/0 0 0 0/0 0 0".parse::<Grid>().unwrap_err();
     assert_eq!(err.kind(), &ParseErrorKind::CellCount { found: 3, expected: 4 });
+}
+
+/// The usual slips are named as the writer sees them, not as a count of
+/// rows or cells. See: issue 18, item 9.
+#[test]
+fn parse_errors_name_the_usual_slips() {
+    let err = "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2/".parse::<Board>().unwrap_err();
+    assert_eq!((err.kind(), err.row()), (&ParseErrorKind::EmptyRow, Some(5)));
+    assert_eq!(err.to_string(), "row 5: the row is empty (a `/` at the end, or two `/` in a row?)");
+    let err = "2 0//0 4".parse::<Grid>().unwrap_err();
+    assert_eq!((err.kind(), err.row()), (&ParseErrorKind::EmptyRow, Some(2)));
+
+    let err = "hello".parse::<Board>().unwrap_err();
+    assert_eq!(err.kind(), &ParseErrorKind::NotABoard("hello".to_owned()));
+    assert_eq!(
+        err.to_string(),
+        "`hello` is not a board: write rows of tiles (0 or . for empty) separated by `/`, \
+         e.g. `2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048`"
+    );
+
+    let err = "2 2 0 0 0 4 0 0 0 0 0 0 0 0 0 2".parse::<Board>().unwrap_err();
+    assert_eq!(err.kind(), &ParseErrorKind::OneRow { cells: 16 });
+    assert_eq!(
+        err.to_string(),
+        "16 numbers but no `/`: write the 4 rows separated by `/`, \
+         e.g. `2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048`"
+    );
+    let err = "2".parse::<Grid>().unwrap_err();
+    assert_eq!(err.kind(), &ParseErrorKind::OneRow { cells: 1 });
+    assert_eq!(
+        err.to_string(),
+        "one row of 1 cell and no `/`: write 2 to 8 rows separated by `/`, \
+         as many cells in each as there are rows, e.g. `2 0/0 4`"
+    );
+    // One line with a bad tile after a good one names the cell.
+    let err = "2 4 3".parse::<Grid>().unwrap_err();
+    assert_eq!((err.row(), err.column()), (Some(1), Some(3)));
+    assert_eq!(err.kind(), &ParseErrorKind::BadTile("3".to_owned()));
 }
 
 #[test]
