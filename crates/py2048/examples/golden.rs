@@ -1,0 +1,86 @@
+//! Writes the golden transitions that the Python tests compare the package
+//! with: seeded games played by game-core itself, with the actions (some of
+//! them illegal), boards, afterstates and rewards of every step.
+//!
+//! ```text
+//! cargo run -p py2048 --example golden > crates/py2048/tests/data/golden.json
+//! ```
+//!
+//! The episode seed follows `Env2048`'s contract: `reset(seed=s)` plays the
+//! game-core game seeded with the first number of `GameRng::new(s)`.
+
+use std::io::{self, Write};
+
+use game_core::{Board, Direction, Game, GameBoard, GameRng, Grid, PlayError, Rules, RulesBuilder};
+
+/// gymnasium-2048's actions: 0 up, 1 right, 2 down, 3 left.
+const GYM_DIRECTIONS: [Direction; 4] =
+    [Direction::Up, Direction::Right, Direction::Down, Direction::Left];
+
+/// The games: (env seed, board size, probability of a 4).
+const CASES: [(u64, usize, f64); 5] =
+    [(1, 4, 0.1), (2, 4, 0.1), (3, 4, 0.5), (4, 3, 0.1), (5, 5, 0.0)];
+
+/// At most this many steps per game.
+const MAX_STEPS: usize = 400;
+
+/// The JSON of one step.
+fn step_json<B: GameBoard>(
+    action: usize,
+    before: &B,
+    game: &Game<B>,
+    played: &Result<u32, ()>,
+) -> String {
+    let (reward, legal) = match played {
+        Ok(score) => (*score, true),
+        Err(()) => (0, false),
+    };
+    let after = before.slide(GYM_DIRECTIONS[action]).map_or(*before, |(b, _)| b);
+    format!(
+        "{{\"action\": {action}, \"legal\": {legal}, \"reward\": {reward}, \
+         \"afterstate\": \"{after}\", \"board\": \"{}\", \"score\": {}, \"terminated\": {}}}",
+        game.board(),
+        game.score(),
+        game.board().is_game_over()
+    )
+}
+
+/// Plays one game with actions drawn from their own stream.
+fn play<B: GameBoard>(seed: u64, rules: Rules) -> String {
+    let game_seed = GameRng::new(seed).next_u64();
+    let mut game = Game::<B>::new(rules, game_seed).expect("a size this board type has");
+    let mut chooser = GameRng::new(seed ^ 0xA5A5);
+    let mut steps = Vec::new();
+    let start = game.board().to_string();
+    for _ in 0..MAX_STEPS {
+        if game.is_over() {
+            break;
+        }
+        let action = chooser.below(4);
+        let before = *game.board();
+        let played = match game.play(GYM_DIRECTIONS[action]) {
+            Ok(turn) => Ok(turn.score_gained),
+            Err(PlayError::NothingMoves(_)) => Err(()),
+            Err(err) => panic!("the game was not over: {err}"),
+        };
+        steps.push(step_json(action, &before, &game, &played));
+    }
+    format!(
+        "{{\"seed\": {seed}, \"size\": {}, \"four_probability\": {}, \"start\": \"{start}\",\n   \"steps\": [\n    {}\n   ]}}",
+        rules.size(),
+        rules.four_probability(),
+        steps.join(",\n    ")
+    )
+}
+
+fn main() -> io::Result<()> {
+    let mut games = Vec::new();
+    for (seed, size, four_probability) in CASES {
+        let rules = RulesBuilder { size, four_probability, ..RulesBuilder::default() }
+            .build()
+            .expect("valid rules");
+        games.push(if size == 4 { play::<Board>(seed, rules) } else { play::<Grid>(seed, rules) });
+    }
+    let mut out = io::stdout().lock();
+    writeln!(out, "{{\"games\": [\n  {}\n]}}", games.join(",\n  "))
+}

@@ -1,0 +1,172 @@
+"""``Env2048``: one game of 2048 as a gymnasium environment, stepped by the
+Rust engine, compatible with gymnasium-2048's conventions."""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from py2048 import _native, render
+from py2048.board import ObsMode
+
+#: The largest exponent a board holds (the 32768 tile).
+MAX_EXPONENT = 15
+
+ILLEGAL_ACTIONS = ("noop", "penalty", "terminate")
+
+
+def observation_space(size: int, obs_mode: str, max_pow: int) -> spaces.Box:
+    """The space of one board's observation."""
+    if obs_mode == "onehot":
+        return spaces.Box(low=0, high=1, shape=(size, size, max_pow), dtype=np.uint8)
+    return spaces.Box(low=0, high=MAX_EXPONENT, shape=(size, size), dtype=np.uint8)
+
+
+def _as_action(action: Any) -> Any:
+    """A numpy scalar or 0-d array as an int; other types go to the engine,
+    which rejects what is not an integer with a ``TypeError``."""
+    if isinstance(action, np.ndarray):
+        if action.shape != () or not np.issubdtype(action.dtype, np.integer):
+            raise TypeError(
+                f"an action is one integer 0 to 3, got an array of shape {action.shape}"
+                f" and dtype {action.dtype}"
+            )
+        return int(action)
+    if isinstance(action, np.integer):
+        return int(action)
+    return action
+
+
+class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
+    """One game of 2048.
+
+    Actions: 0 up, 1 right, 2 down, 3 left (gymnasium-2048's). The reward is
+    the sum of the tiles merged by the move; ``terminated`` when no action
+    changes the board.
+
+    Args:
+        render_mode: ``"ansi"`` (the bordered board as text) or
+            ``"rgb_array"`` (an image as a numpy array), or ``None``.
+        size: rows and columns, 2 to 8 (4 is the packed fast path).
+        max_pow: one-hot channels (gymnasium-2048's option): channel ``e`` is
+            lit for exponent ``e`` (0 empty); exponents at or above
+            ``max_pow - 1`` light the last channel.
+        obs_mode: ``"onehot"`` (``(size, size, max_pow)`` uint8, the
+            default) or ``"exponents"`` (``(size, size)`` uint8, 0 to 15).
+        four_probability: the probability that a spawned tile is a 4.
+        illegal_action: what an action that changes nothing does:
+            ``"noop"`` (nothing, reward 0: gymnasium-2048's rule),
+            ``"penalty"`` (nothing, reward ``-illegal_penalty``) or
+            ``"terminate"`` (the episode ends, reward ``-illegal_penalty``).
+        illegal_penalty: see ``illegal_action``.
+
+    ``info`` holds gymnasium-2048's keys (``board``: the exponents,
+    ``step_score``, ``total_score``, ``max``: the largest exponent,
+    ``is_legal``, ``illegal_count``) and ``action_mask``: int8, which actions
+    change the board the agent now sees. Every array is new on every call.
+
+    ``reset(seed=s)`` starts a stream of episode seeds: the same seed gives
+    the same games, whatever else happened before.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        size: int = 4,
+        max_pow: int = 16,
+        obs_mode: ObsMode = "onehot",
+        four_probability: float = 0.1,
+        illegal_action: str = "noop",
+        illegal_penalty: float = 1.0,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
+        self._core = _native.EnvCore(
+            int(size), float(four_probability), obs_mode, int(max_pow),
+            illegal_action, float(illegal_penalty),
+        )
+        self.render_mode = render_mode
+        self.size = int(size)
+        self.observation_space = observation_space(self.size, obs_mode, int(max_pow))
+        self.action_space = spaces.Discrete(4)
+        self._seeded = False
+        self._total_score = 0
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.uint8], dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._core.seed(seed)
+            self._seeded = True
+        elif not self._seeded:
+            self._core.seed(int(self.np_random.integers(0, 2**63)))
+            self._seeded = True
+        obs = self._core.reset()
+        info = {
+            "board": self._core.exponents(),
+            "step_score": 0,
+            "total_score": 0,
+            "max": self._core.max_exponent(),
+            "is_legal": True,
+            "illegal_count": 0,
+            "action_mask": self._core.action_mask(),
+        }
+        return obs, info
+
+    def step(
+        self, action: int
+    ) -> tuple[npt.NDArray[np.uint8], SupportsFloat, bool, bool, dict[str, Any]]:
+        if type(action) is not int:
+            action = _as_action(action)
+        obs, reward, terminated, legal, gained, mask, board, total, top, n_illegal = (
+            self._core.step(action)
+        )
+        info = {
+            "board": board,
+            "step_score": gained,
+            "total_score": total,
+            "max": top,
+            "is_legal": legal,
+            "illegal_count": n_illegal,
+            "action_mask": mask,
+        }
+        return obs, reward, terminated, False, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Which actions change the board now, as booleans (the method
+        sb3-contrib's MaskablePPO calls)."""
+        return self._core.action_mask().astype(np.bool_)
+
+    @property
+    def board(self) -> npt.NDArray[np.uint8]:
+        """The exponents of the board, ``(size, size)`` (a copy)."""
+        return self._core.exponents()
+
+    @property
+    def packed_board(self) -> int:
+        """The packed board (4x4 only), for :func:`py2048.apply_action`."""
+        packed = self._core.packed()
+        if packed is None:
+            raise ValueError(f"only 4x4 boards pack into an int, this one is {self.size}x{self.size}")
+        return packed
+
+    @property
+    def score(self) -> int:
+        """The score of the episode so far."""
+        return self._core.score()
+
+    def render(self) -> str | npt.NDArray[np.uint8] | None:  # type: ignore[override]
+        if self.render_mode == "ansi":
+            return render.ansi(self._core.exponents(), self._core.score())
+        if self.render_mode == "rgb_array":
+            return render.rgb(self._core.exponents())
+        return None

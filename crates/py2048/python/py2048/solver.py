@@ -1,0 +1,143 @@
+"""The expectimax solver and the learned evaluator from Python."""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from py2048 import _native
+from py2048.board import ACTION_NAMES, as_boards, as_exponents, pack
+
+#: The presets: ``tutorial``, ``fast``, ``default``, ``max`` (the heuristic
+#: search) and ``ntuple``, ``ntuple-deep`` (the learned network under a
+#: search; they need its weights file).
+PRESETS = ("tutorial", "fast", "default", "max", "ntuple", "ntuple-deep")
+
+#: The weights file the learned presets load by default: the one in the
+#: source checkout the package was built from.
+SHIPPED_WEIGHTS: str = _native.SHIPPED_WEIGHTS
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A solver's choice for one board."""
+
+    #: The best action: 0 up, 1 right, 2 down, 3 left.
+    action: int
+    #: Each action's value (expected score from there, in the search's
+    #: units), ``None`` for an action that changes nothing.
+    values: tuple[float | None, float | None, float | None, float | None]
+    #: The depth searched.
+    depth: int
+    #: Seconds the search took.
+    seconds: float
+
+    @property
+    def direction(self) -> str:
+        """The best action's name: ``"up"``, ``"right"``, ``"down"`` or ``"left"``."""
+        return ACTION_NAMES[self.action]
+
+
+class Solver:
+    """A solver made once and reused (its transposition table stays warm
+    between decisions).
+
+    Args:
+        preset: one of :data:`PRESETS`.
+        time_ms: a time budget per decision (the search deepens until it runs out).
+        depth: a fixed depth instead of the preset's.
+        threads: search threads (default: the preset's; every core for
+            ``default``, ``max`` and ``ntuple-deep``).
+        weights: the learned presets' weights file (default: the shipped
+            file of the source checkout; ``FileNotFoundError`` if absent).
+
+    Note that ``default`` allocates a 256 MB table and ``max`` 1 GB.
+    """
+
+    def __init__(
+        self,
+        preset: str = "default",
+        time_ms: int | None = None,
+        *,
+        depth: int | None = None,
+        threads: int | None = None,
+        weights: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.preset = preset
+        self._solver = _native.Solver(preset, time_ms, depth, threads, weights)
+
+    def decide(self, board: Any, four_probability: float = 0.1) -> Decision:
+        """The best action for ``board``: its text (``"2 0 0 2/..."``), a
+        packed ``int``, exponents ``(n, n)`` or a one-hot observation.
+
+        Raises ``ValueError`` when no action changes the board.
+        """
+        action, values, depth, seconds = self._solver.decide(
+            as_exponents(board), float(four_probability)
+        )
+        return Decision(action, tuple(values), depth, seconds)  # type: ignore[arg-type]
+
+
+@functools.lru_cache(maxsize=4)
+def _solver(
+    preset: str, time_ms: int | None, depth: int | None, threads: int | None, weights: str | None
+) -> Solver:
+    return Solver(preset, time_ms, depth=depth, threads=threads, weights=weights)
+
+
+def decide(
+    board: Any,
+    preset: str = "default",
+    time_ms: int | None = None,
+    *,
+    depth: int | None = None,
+    threads: int | None = None,
+    weights: str | os.PathLike[str] | None = None,
+    four_probability: float = 0.1,
+) -> Decision:
+    """The best action for ``board`` and each action's value, by a solver of
+    ``preset`` (kept for the next call with the same settings). See
+    :class:`Solver`."""
+    path = None if weights is None else os.fspath(weights)
+    return _solver(preset, time_ms, depth, threads, path).decide(board, four_probability)
+
+
+class Network:
+    """The learned n-tuple network (``weights``: a weights file; default the
+    shipped one of the source checkout, ``FileNotFoundError`` if absent).
+    A file is loaded once per process."""
+
+    def __init__(self, weights: str | os.PathLike[str] | None = None) -> None:
+        self._net = _native.Network(weights)
+        self.path: str = self._net.path
+
+    def value(self, boards: Any) -> npt.NDArray[np.float32] | float:
+        """The value of afterstates (boards after a move, before the spawn):
+        the score the network expects from there. ``boards``: packed boards
+        (any shape: an array of the same shape), or one board as text or
+        exponents ``(4, 4)`` (a ``float``)."""
+        if isinstance(boards, str) or (
+            isinstance(boards, np.ndarray) and boards.ndim == 2 and boards.shape == (4, 4)
+        ):
+            exps = as_exponents(boards)
+            if exps.shape != (4, 4):
+                raise ValueError(f"the network values 4x4 boards, not {exps.shape[0]}x{exps.shape[1]}")
+            boards = pack(exps)
+        b = as_boards(boards)
+        values = self._net.value(b.reshape(-1)).reshape(b.shape)
+        return float(values) if values.ndim == 0 else values
+
+
+@functools.lru_cache(maxsize=4)
+def _network(weights: str | None) -> Network:
+    return Network(weights)
+
+
+def value(boards: Any, weights: str | os.PathLike[str] | None = None) -> npt.NDArray[np.float32] | float:
+    """The learned network's value of afterstates; see :meth:`Network.value`."""
+    return _network(None if weights is None else os.fspath(weights)).value(boards)

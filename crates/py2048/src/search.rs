@@ -1,0 +1,162 @@
+//! The solver and the learned network for Python: a [`Solver`] made once
+//! from a preset and reused (its transposition table stays warm), and the
+//! [`Network`]'s value of packed boards.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use game_core::{Board, GameBoard, Grid, RulesBuilder};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
+use pyo3::prelude::*;
+use solver_expectimax::{Depth, Preset, SearchConfig, SharedEvaluator};
+
+use crate::batch::grid_of;
+use crate::{gym_action, value_error};
+
+/// The network in `path` (the shipped file when `None`), loaded once per
+/// process; a missing file is a `FileNotFoundError` that says what to do.
+fn load_network(path: Option<&Path>) -> PyResult<Arc<ntuple::Network>> {
+    let shown = path.map_or_else(|| PathBuf::from(ntuple::SHIPPED_WEIGHTS), Path::to_owned);
+    if !shown.is_file() {
+        let hint = if path.is_none() {
+            "the shipped weights are only found from a source checkout of the \
+             repository that has the file; pass weights=PATH to a weights file \
+             (cli-ascii export-weights writes one)"
+        } else {
+            "pass weights=PATH to an existing weights file (cli-ascii export-weights writes one)"
+        };
+        return Err(PyFileNotFoundError::new_err(format!(
+            "the learned network's weights file {} does not exist: {hint}",
+            shown.display()
+        )));
+    }
+    ntuple::shared_network(path)
+        .map_err(|e| PyValueError::new_err(format!("cannot load the learned network: {e}")))
+}
+
+/// A solver with its settings, reused from decision to decision.
+#[pyclass(module = "py2048._native")]
+#[derive(Debug)]
+pub(crate) struct Solver {
+    solver: solver_expectimax::Solver,
+    learned: bool,
+}
+
+/// A decision: the action (gymnasium order), each action's value (`None`
+/// when it changes nothing), the depth searched and the seconds taken.
+type DecisionTuple = (usize, [Option<f64>; 4], u32, f64);
+
+#[pymethods]
+impl Solver {
+    #[new]
+    #[pyo3(signature = (preset, time_ms=None, depth=None, threads=None, weights=None))]
+    fn new(
+        py: Python<'_>,
+        preset: &str,
+        time_ms: Option<u64>,
+        depth: Option<u32>,
+        threads: Option<usize>,
+        weights: Option<PathBuf>,
+    ) -> PyResult<Solver> {
+        let preset: Preset = preset.parse().map_err(value_error)?;
+        let mut config: SearchConfig = preset.config();
+        if let Some(ms) = time_ms {
+            if ms == 0 {
+                return Err(PyValueError::new_err("time_ms must be at least 1"));
+            }
+            config.time_budget = Some(Duration::from_millis(ms));
+        }
+        if let Some(depth) = depth {
+            config.depth = Depth::Fixed(depth);
+        }
+        if let Some(threads) = threads {
+            config.threads = threads;
+        }
+        let learned = preset.is_learned();
+        if !learned && weights.is_some() {
+            return Err(PyValueError::new_err(format!(
+                "weights= is for the learned presets (ntuple, ntuple-deep), not {preset}"
+            )));
+        }
+        // Making a solver allocates (and may touch) its table: no GIL needed.
+        let solver = if learned {
+            let net: SharedEvaluator = load_network(weights.as_deref())?;
+            py.detach(|| solver_expectimax::Solver::with_evaluator(config, net))
+        } else {
+            py.detach(|| solver_expectimax::Solver::new(config))
+        }
+        .map_err(value_error)?;
+        Ok(Solver { solver, learned })
+    }
+
+    /// The best action for a board of exponents `(n, n)` under a
+    /// probability of a 4, with the GIL released while searching.
+    #[pyo3(signature = (exponents, four_probability=0.1))]
+    fn decide(
+        &self,
+        py: Python<'_>,
+        exponents: PyReadonlyArray2<'_, u8>,
+        four_probability: f64,
+    ) -> PyResult<DecisionTuple> {
+        let grid = grid_of(&exponents)?;
+        let rules = RulesBuilder { size: grid.size(), four_probability, ..RulesBuilder::default() }
+            .build()
+            .map_err(value_error)?;
+        if self.learned && grid.size() != 4 {
+            return Err(PyValueError::new_err(format!(
+                "the learned presets play 4x4 boards only, not {n}x{n}",
+                n = grid.size()
+            )));
+        }
+        let decision = match Board::try_from(grid) {
+            Ok(packed) => py.detach(|| self.solver.decide(&packed, &rules)),
+            Err(_) => py.detach(|| self.solver.decide::<Grid>(&grid, &rules)),
+        }
+        .map_err(value_error)?;
+        let mut values = [None; 4];
+        for (dir, value) in game_core::Direction::ALL.into_iter().zip(decision.values) {
+            values[gym_action(dir)] = value;
+        }
+        Ok((gym_action(decision.direction), values, decision.depth, decision.elapsed.as_secs_f64()))
+    }
+}
+
+/// The learned n-tuple network: the value of afterstates.
+#[pyclass(module = "py2048._native")]
+#[derive(Debug)]
+pub(crate) struct Network {
+    net: Arc<ntuple::Network>,
+    #[pyo3(get)]
+    path: String,
+}
+
+#[pymethods]
+impl Network {
+    #[new]
+    #[pyo3(signature = (weights=None))]
+    fn new(py: Python<'_>, weights: Option<PathBuf>) -> PyResult<Network> {
+        let net = py.detach(|| load_network(weights.as_deref()))?;
+        let path =
+            weights.map_or_else(|| ntuple::SHIPPED_WEIGHTS.to_owned(), |p| p.display().to_string());
+        Ok(Network { net, path })
+    }
+
+    /// The value of each packed board, read as an afterstate (after a move,
+    /// before the spawn): the score the network expects from there on.
+    fn value<'py>(
+        &self,
+        py: Python<'py>,
+        boards: PyReadonlyArray1<'py, u64>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let boards = boards
+            .as_slice()
+            .map_err(|_| PyValueError::new_err("boards must be a contiguous array"))?
+            .to_vec();
+        let net = &self.net;
+        let values: Vec<f32> =
+            py.detach(|| boards.iter().map(|&raw| net.value(Board::from_raw(raw))).collect());
+        Ok(values.into_pyarray(py))
+    }
+}

@@ -1,0 +1,236 @@
+//! N 4x4 environments stepped in one call for `py2048.VectorEnv2048`, with
+//! gymnasium's next-step autoreset: an episode that ended on one step is
+//! reset on the next, whose action for it is ignored.
+
+use game_core::{Board, Game, GameBoard, GameRng, PlayError, Rules, RulesBuilder};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::encode::{Encoding, Illegal, mask, packed_cells};
+use crate::{GYM_DIRECTIONS, value_error};
+
+/// One environment of the batch.
+#[derive(Debug, Clone)]
+struct Slot {
+    game: Game<Board>,
+    /// The stream of this environment's episode seeds.
+    seeder: GameRng,
+    /// The last step ended the episode: the next one resets.
+    pending_reset: bool,
+    steps: u64,
+}
+
+/// What one batched step returns: observations, rewards, terminations,
+/// truncations, action masks `(N, 4)`, scores.
+type StepResult<'py> = (
+    Bound<'py, PyArrayDyn<u8>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray2<i8>>,
+    Bound<'py, PyArray1<u64>>,
+);
+
+/// The outputs of a step, filled with the GIL released.
+#[derive(Debug)]
+struct Outputs {
+    obs: Vec<u8>,
+    rewards: Vec<f64>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    masks: Vec<i8>,
+    scores: Vec<u64>,
+}
+
+impl Outputs {
+    fn new(n: usize, per_cell: usize) -> Outputs {
+        Outputs {
+            obs: vec![0; n * 16 * per_cell],
+            rewards: vec![0.0; n],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            masks: vec![0; n * 4],
+            scores: vec![0; n],
+        }
+    }
+}
+
+/// The state of N environments.
+#[pyclass(module = "py2048._native")]
+#[derive(Debug)]
+pub(crate) struct VecCore {
+    rules: Rules,
+    encoding: Encoding,
+    illegal: Illegal,
+    max_steps: Option<u64>,
+    slots: Vec<Slot>,
+}
+
+impl VecCore {
+    fn new_game(&self, seeder: &mut GameRng) -> Game<Board> {
+        // The rules are 4x4 (checked in `new`), which the packed board has.
+        Game::new(self.rules, seeder.next_u64()).expect("4x4 rules")
+    }
+
+    /// Writes slot `i`'s observation, mask and score into `out`.
+    fn observe(encoding: Encoding, i: usize, slot: &Slot, out: &mut Outputs) {
+        let stride = 16 * encoding.per_cell();
+        let board = *slot.game.board();
+        encoding.write(packed_cells(board), &mut out.obs[i * stride..(i + 1) * stride]);
+        out.masks[i * 4..i * 4 + 4].copy_from_slice(&mask(&board));
+        out.scores[i] = slot.game.score();
+    }
+
+    fn shape(&self) -> Vec<usize> {
+        let n = self.slots.len();
+        match self.encoding {
+            Encoding::OneHot { channels } => vec![n, 4, 4, channels],
+            Encoding::Exponents => vec![n, 4, 4],
+        }
+    }
+
+    fn to_python<'py>(&self, py: Python<'py>, out: Outputs) -> PyResult<StepResult<'py>> {
+        let n = self.slots.len();
+        Ok((
+            out.obs.into_pyarray(py).reshape(self.shape())?,
+            out.rewards.into_pyarray(py),
+            out.terminated.into_pyarray(py),
+            out.truncated.into_pyarray(py),
+            out.masks.into_pyarray(py).reshape([n, 4])?,
+            out.scores.into_pyarray(py),
+        ))
+    }
+}
+
+#[pymethods]
+impl VecCore {
+    #[new]
+    #[pyo3(signature = (num_envs, four_probability, obs_mode, max_pow, illegal_action, illegal_penalty, max_steps))]
+    fn new(
+        num_envs: usize,
+        four_probability: f64,
+        obs_mode: &str,
+        max_pow: usize,
+        illegal_action: &str,
+        illegal_penalty: f64,
+        max_steps: Option<u64>,
+    ) -> PyResult<VecCore> {
+        if num_envs == 0 {
+            return Err(PyValueError::new_err("num_envs must be at least 1"));
+        }
+        if max_steps == Some(0) {
+            return Err(PyValueError::new_err("max_episode_steps must be at least 1"));
+        }
+        let rules = RulesBuilder { four_probability, ..RulesBuilder::default() }
+            .build()
+            .map_err(value_error)?;
+        let mut core = VecCore {
+            rules,
+            encoding: Encoding::parse(obs_mode, max_pow)?,
+            illegal: Illegal::parse(illegal_action, illegal_penalty)?,
+            max_steps,
+            slots: Vec::with_capacity(num_envs),
+        };
+        for i in 0..num_envs {
+            let mut seeder = GameRng::new(i as u64);
+            let game = core.new_game(&mut seeder);
+            core.slots.push(Slot { game, seeder, pending_reset: false, steps: 0 });
+        }
+        Ok(core)
+    }
+
+    /// The number of environments.
+    fn __len__(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Restarts each environment's stream of episode seeds.
+    fn seed(&mut self, seeds: Vec<u64>) -> PyResult<()> {
+        if seeds.len() != self.slots.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} seeds for {} environments",
+                seeds.len(),
+                self.slots.len()
+            )));
+        }
+        for (slot, seed) in self.slots.iter_mut().zip(seeds) {
+            slot.seeder = GameRng::new(seed);
+        }
+        Ok(())
+    }
+
+    /// New games everywhere; the same tuple as `step` (rewards 0, nothing
+    /// terminated).
+    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<StepResult<'py>> {
+        let mut out = Outputs::new(self.slots.len(), self.encoding.per_cell());
+        let encoding = self.encoding;
+        let rules = self.rules;
+        let slots = &mut self.slots;
+        py.detach(|| {
+            for (i, slot) in slots.iter_mut().enumerate() {
+                slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
+                slot.pending_reset = false;
+                slot.steps = 0;
+                VecCore::observe(encoding, i, slot, &mut out);
+            }
+        });
+        self.to_python(py, out)
+    }
+
+    /// Plays one action per environment (0 up, 1 right, 2 down, 3 left);
+    /// an environment whose episode ended on the last step is reset instead.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<StepResult<'py>> {
+        let n = self.slots.len();
+        let actions = actions.as_slice().map_err(value_error)?;
+        if actions.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {n} environments (expected shape ({n},))",
+                actions.len()
+            )));
+        }
+        if let Some((i, a)) = actions.iter().enumerate().find(|(_, a)| !(0..4).contains(*a)) {
+            return Err(PyValueError::new_err(format!(
+                "action {a} at index {i} is not one of 0 (up), 1 (right), 2 (down), 3 (left)"
+            )));
+        }
+        let actions = actions.to_vec();
+        let mut out = Outputs::new(n, self.encoding.per_cell());
+        let (encoding, illegal, max_steps, rules) =
+            (self.encoding, self.illegal, self.max_steps, self.rules);
+        let slots = &mut self.slots;
+        py.detach(|| {
+            for (i, (slot, &action)) in slots.iter_mut().zip(&actions).enumerate() {
+                if slot.pending_reset {
+                    slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
+                    slot.pending_reset = false;
+                    slot.steps = 0;
+                } else {
+                    let (reward, ends) = match slot.game.play(GYM_DIRECTIONS[action as usize]) {
+                        Ok(turn) => (f64::from(turn.score_gained), false),
+                        Err(PlayError::NothingMoves(_) | PlayError::GameOver) => illegal.outcome(),
+                    };
+                    slot.steps += 1;
+                    let terminated = ends || slot.game.board().is_game_over();
+                    let truncated = !terminated && max_steps.is_some_and(|m| slot.steps >= m);
+                    out.rewards[i] = reward;
+                    out.terminated[i] = terminated;
+                    out.truncated[i] = truncated;
+                    slot.pending_reset = terminated || truncated;
+                }
+                VecCore::observe(encoding, i, slot, &mut out);
+            }
+        });
+        self.to_python(py, out)
+    }
+
+    /// The packed boards, one per environment.
+    fn boards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        let raw: Vec<u64> = self.slots.iter().map(|s| s.game.board().raw()).collect();
+        raw.into_pyarray(py)
+    }
+}

@@ -1,0 +1,107 @@
+"""The solver and the learned network from Python."""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import py2048
+
+BOARD = "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2"
+HAVE_WEIGHTS = Path(py2048.SHIPPED_WEIGHTS).is_file()
+needs_weights = pytest.mark.skipif(
+    not HAVE_WEIGHTS,
+    reason=f"the shipped weights file {py2048.SHIPPED_WEIGHTS} is not in this checkout",
+)
+
+
+@pytest.mark.parametrize("preset", ["tutorial", "fast"])
+def test_decide_returns_a_legal_action_and_each_value(preset):
+    d = py2048.decide(BOARD, preset=preset)
+    legal = py2048.legal_actions(py2048.pack(py2048.parse_board(BOARD)))
+    assert legal[d.action] == 1
+    assert d.direction == py2048.ACTION_NAMES[d.action]
+    assert len(d.values) == 4
+    for action, value in enumerate(d.values):
+        assert (value is None) == (legal[action] == 0)
+    assert d.values[d.action] == max(v for v in d.values if v is not None)
+
+
+def test_decide_takes_text_packed_exponents_and_observations():
+    exps = py2048.parse_board(BOARD)
+    obs = py2048.encode(py2048.pack(exps))
+    boards = [BOARD, py2048.pack(exps), exps, obs, obs.astype(np.float32)]
+    actions = {py2048.decide(b, preset="fast").action for b in boards}
+    assert len(actions) == 1
+
+
+def test_decide_on_other_sizes_and_rules():
+    d = py2048.decide("2 2 0/0 4 0/0 0 2", preset="fast", four_probability=0.5)
+    assert d.action in range(4)
+    d = py2048.decide("2 0 0 0 0/0 0 0 0 0/0 0 0 0 0/0 0 0 0 0/0 0 0 0 4", preset="default", time_ms=20)
+    assert d.action in range(4)
+
+
+def test_a_solver_is_reused():
+    solver = py2048.Solver("fast", threads=1)
+    env = py2048.Env2048()
+    obs, info = env.reset(seed=1)
+    for _ in range(100):
+        obs, _, terminated, _, info = env.step(solver.decide(info["board"]).action)
+        assert info["is_legal"]
+        if terminated:
+            break
+    assert env.score > 500
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: py2048.decide("2 4/8 16", preset="fast"), ValueError, "no direction"),
+        (lambda: py2048.decide(BOARD, preset="nope"), ValueError, "nope"),
+        (lambda: py2048.decide(BOARD, preset="fast", four_probability=2.0), ValueError, "probability"),
+        (lambda: py2048.decide("2 x/0 0", preset="fast"), ValueError, "cannot read"),
+        (lambda: py2048.decide(np.zeros((2, 3), dtype=int), preset="fast"), ValueError, "shape"),
+        (lambda: py2048.decide(BOARD, preset="fast", time_ms=0), ValueError, "time_ms"),
+        (lambda: py2048.Solver("fast", weights="w.n2048"), ValueError, "learned presets"),
+        (lambda: py2048.Solver("ntuple", weights="/nonexistent/w.n2048"), FileNotFoundError, "does not exist"),
+        (lambda: py2048.Network("/nonexistent/w.n2048"), FileNotFoundError, "/nonexistent/w.n2048"),
+    ],
+)
+def test_bad_solver_input_raises(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_a_file_that_is_not_weights_is_a_value_error(tmp_path):
+    bad = tmp_path / "bad.n2048"
+    bad.write_bytes(b"not a network at all, just some bytes" * 4)
+    with pytest.raises(ValueError, match="cannot load the learned network"):
+        py2048.Network(bad)
+
+
+def test_the_shipped_weights_missing_is_a_clear_error():
+    if HAVE_WEIGHTS:
+        pytest.skip("the shipped weights file is present")
+    with pytest.raises(FileNotFoundError, match="pass weights=PATH"):
+        py2048.value(0)
+
+
+@needs_weights
+def test_the_learned_value_of_boards():
+    net = py2048.Network()
+    boards = np.array([py2048.pack(py2048.parse_board(BOARD)), 0], dtype=np.uint64)
+    values = net.value(boards)
+    assert values.dtype == np.float32 and values.shape == (2,)
+    assert np.isfinite(values).all()
+    assert py2048.value(BOARD) == pytest.approx(float(values[0]))
+
+
+@needs_weights
+@pytest.mark.parametrize("preset", ["ntuple"])
+def test_a_learned_preset_decides(preset):
+    d = py2048.decide(BOARD, preset=preset)
+    assert d.action in range(4)
+    with pytest.raises(ValueError, match="4x4"):
+        py2048.decide("2 2 0/0 0 0/0 0 0", preset=preset)
