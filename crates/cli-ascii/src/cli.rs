@@ -4,8 +4,10 @@ use std::io::{self, Write};
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use solver_expectimax::{MAX_DEPTH, Preset};
+use clap::error::ErrorKind;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use solver_expectimax::{Algorithm, MAX_DEPTH, Preset};
 
 use crate::keys::{PLAY_KEYS, WATCH_KEYS};
 
@@ -295,6 +297,62 @@ pub(crate) struct ExportArgs {
     /// The weights file to write.
     #[arg(value_name = "OUT")]
     pub(crate) out: PathBuf,
+}
+
+/// Parses the command line, then refuses options that the command would
+/// silently ignore (a usage error, like clap's own, so exit code 2).
+pub(crate) fn parse() -> Result<Cli, clap::Error> {
+    let matches = Cli::command().try_get_matches()?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    let leaf = matches.subcommand().map_or(&matches, |(_, sub)| sub);
+    match unused_option(&cli, given(leaf, "preset")) {
+        Some(message) => Err(Cli::command().error(ErrorKind::ArgumentConflict, message)),
+        None => Ok(cli),
+    }
+}
+
+/// Whether the option `id` was written on the command line (not a default).
+fn given(matches: &ArgMatches, id: &str) -> bool {
+    // `value_source` panics in debug builds for an id the command lacks.
+    matches.ids().any(|i| i.as_str() == id)
+        && matches.value_source(id) == Some(ValueSource::CommandLine)
+}
+
+/// The first option given that does not apply, as a message: search options
+/// with the random player, which does not search, and --weights with a
+/// preset that uses no network. See: issue 18, item 10.
+fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
+    let (player, settings) = match &cli.command {
+        None => (Some(cli.watch.game.search.player), &cli.watch.game.search.settings),
+        Some(Command::Watch(a)) => (Some(a.game.search.player), &a.game.search.settings),
+        Some(Command::Play(a)) => (Some(a.game.search.player), &a.game.search.settings),
+        Some(Command::Tournament(a)) => (Some(a.search.player), &a.search.settings),
+        Some(Command::Analyze(a)) => (None, &a.settings),
+        Some(Command::Train(_) | Command::ExportWeights(_)) => return None,
+    };
+    if player == Some(PlayerKind::Random) {
+        let search_options = [
+            ("--preset", preset_given),
+            ("--depth", settings.depth.is_some()),
+            ("--time-ms", settings.time_ms.is_some()),
+            ("--threads", settings.threads.is_some()),
+            ("--weights", settings.weights.is_some()),
+        ];
+        if let Some((name, _)) = search_options.iter().find(|(_, given)| *given) {
+            return Some(format!(
+                "{name} does not apply to --player random, which does not search"
+            ));
+        }
+    }
+    let learned = matches!(settings.preset.config().algorithm, Algorithm::Learned { .. });
+    if settings.weights.is_some() && !learned {
+        return Some(format!(
+            "--weights applies to the ntuple presets only, not to --preset {}: \
+             add --preset ntuple or ntuple-deep",
+            settings.preset
+        ));
+    }
+    None
 }
 
 // Number options: clap's own ranges say `0 is not in 1..18446744073709551615`,

@@ -21,12 +21,10 @@ mod watch;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
-
-use crate::cli::{Cli, Command};
+use crate::cli::Command;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match cli::parse() {
         Ok(cli) => cli,
         Err(err) => return clap_exit(&err),
     };

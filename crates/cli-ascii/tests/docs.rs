@@ -74,6 +74,11 @@ fn examples(name: &str, text: &str) -> (Vec<Example>, usize) {
             skipped += 1;
             continue;
         }
+        // Other programs' blocks (the web server, Python) are not this
+        // test's to run.
+        if !runs_cli {
+            continue;
+        }
         for (offset, line) in body.iter().enumerate() {
             if !line.starts_with('$') {
                 continue;
@@ -100,7 +105,6 @@ fn examples(name: &str, text: &str) -> (Vec<Example>, usize) {
                 output,
             });
         }
-        assert!(runs_cli, "{name}:{start}: a console block without a cli-ascii command");
     }
     (found, skipped)
 }

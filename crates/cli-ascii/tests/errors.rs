@@ -175,3 +175,35 @@ fn malformed_board_on_stdin_names_the_line() {
         stdout.lines().map(|l| l.split('"').nth(3).expect("a board field")).collect();
     assert_eq!(boards, ["2 0/0 2", "2 2/0 0"]);
 }
+
+/// Options that the command would ignore are refused, not dropped in
+/// silence. See: issue 18, item 10.
+#[test]
+fn options_that_do_not_apply_are_refused() {
+    let random = "does not apply to --player random, which does not search";
+    error_of(
+        &["watch", "--player", "random", "--depth", "3"],
+        None,
+        2,
+        &format!("--depth {random}"),
+    );
+    error_of(&["--player", "random", "--time-ms", "5"], None, 2, &format!("--time-ms {random}"));
+    let args = ["tournament", "--player", "random", "--preset", "default", "--games", "1"];
+    error_of(&args, None, 2, &format!("--preset {random}"));
+    error_of(
+        &["play", "--player", "random", "--threads", "1"],
+        None,
+        2,
+        &format!("--threads {random}"),
+    );
+    let err = error_of(&["analyze", "--weights", "my.n2048", "2 0/0 2"], None, 2, "--weights");
+    assert_eq!(
+        err,
+        "error: --weights applies to the ntuple presets only, not to --preset default: \
+         add --preset ntuple or ntuple-deep (see --help)\n"
+    );
+    // The random player with the default preset, not written, still plays.
+    let args = ["watch", "--player", "random", "--transcript", "--max-moves", "1", "--seed", "1"];
+    let out = crate::util::stdout_of(&args);
+    assert!(out.lines().last().is_some_and(|l| l.starts_with("Final Score: ")), "{out}");
+}
