@@ -194,11 +194,11 @@ pub(crate) fn hint_text(hint: &Hint) -> String {
     let values: Vec<String> = Direction::ALL
         .into_iter()
         .map(|x| {
-            let v = d.value(x).map_or_else(|| "-".to_owned(), render::value_text);
+            let v = d.value(x).map_or_else(|| "-".to_owned(), render::eval_text);
             format!("{x} {v}")
         })
         .collect();
-    format!("hint: {dir}   ({}; depth {})", values.join(", "), d.depth)
+    format!("hint: {dir}   ({} · depth {})", values.join(" · "), d.depth)
 }
 
 pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<()> {

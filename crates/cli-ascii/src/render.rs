@@ -149,6 +149,32 @@ pub(crate) fn value_text(value: f64) -> String {
     }
 }
 
+/// A search value on a screen: rounded, with thousands separators
+/// (`1,594,152`), so that its width does not jump with the decimals.
+/// See: issue 18, item 11.
+pub(crate) fn eval_text(value: f64) -> String {
+    if !value.is_finite() {
+        return "-".to_owned();
+    }
+    let digits = format!("{:.0}", value.abs());
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if value.round() < 0.0 {
+        out.push('-');
+    }
+    for (idx, c) in digits.chars().enumerate() {
+        if idx > 0 && (digits.len() - idx) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Milliseconds on a screen: one decimal below 10 ms, none above.
+pub(crate) fn millis_text(ms: f64) -> String {
+    if ms < 10.0 { format!("{ms:.1} ms") } else { format!("{ms:.0} ms") }
+}
+
 #[cfg(test)]
 mod tests {
     use game_core::{Board, Grid};
@@ -173,6 +199,19 @@ mod tests {
         assert_eq!(short_count(789_000_000_000.0), "789G");
         assert_eq!(value_text(1234.0), "1234");
         assert_eq!(value_text(0.126), "0.13");
+    }
+
+    #[test]
+    fn evals_are_whole_with_separators() {
+        assert_eq!(eval_text(1_594_152.25), "1,594,152");
+        assert_eq!(eval_text(1_583_318.62), "1,583,319");
+        assert_eq!(eval_text(999.5), "1,000");
+        assert_eq!(eval_text(12.0), "12");
+        assert_eq!(eval_text(-1234.4), "-1,234");
+        assert_eq!(eval_text(-0.2), "0");
+        assert_eq!(eval_text(f64::NAN), "-");
+        assert_eq!(millis_text(3.25), "3.2 ms");
+        assert_eq!(millis_text(110.24), "110 ms");
     }
 
     #[test]

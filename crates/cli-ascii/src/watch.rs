@@ -260,12 +260,14 @@ fn frame<B: GameBoard>(
     lines.push(match last {
         None => "the AI has not moved yet".to_owned(),
         Some((dir, None)) => format!("last move {dir}"),
+        // `eval` is the search's value of the move played, in the
+        // evaluator's units, whole and with separators (issue 18, item 11).
         Some((dir, Some(d))) => format!(
-            "last move {dir}   value {}   depth {}   {} nodes   {:.1} ms   {} moves/s searched",
-            d.value(*dir).map_or_else(|| "-".to_owned(), render::value_text),
+            "last move {dir}   eval {}   depth {}   {} nodes   {}   {} moves/s",
+            d.value(*dir).map_or_else(|| "-".to_owned(), render::eval_text),
             d.depth,
             short_count(d.stats.nodes as f64),
-            d.elapsed.as_secs_f64() * 1e3,
+            render::millis_text(d.elapsed.as_secs_f64() * 1e3),
             short_count(d.moves_per_second()),
         ),
     });
