@@ -29,9 +29,9 @@ fn main() -> ExitCode {
         Err(err) => return clap_exit(&err),
     };
     let result = match cli.command {
-        None => watch::run(&cli.watch).map(|()| ExitCode::SUCCESS),
-        Some(Command::Watch(args)) => watch::run(&args).map(|()| ExitCode::SUCCESS),
-        Some(Command::Play(args)) => play::run(&args).map(|()| ExitCode::SUCCESS),
+        None => watch::run(&cli.watch),
+        Some(Command::Watch(args)) => watch::run(&args),
+        Some(Command::Play(args)) => play::run(&args),
         Some(Command::Analyze(args)) => analyze::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),

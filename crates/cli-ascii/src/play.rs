@@ -2,6 +2,7 @@
 //! ([`Session::handle_key`]) so that it is tested without a terminal.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::process::ExitCode;
 
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -22,6 +23,8 @@ pub(crate) enum Action {
     Undo,
     New,
     Quit,
+    /// Ctrl-C: quit, with exit code 130 as for an interrupted program.
+    Interrupt,
 }
 
 /// Whether the session goes on after an action.
@@ -29,6 +32,8 @@ pub(crate) enum Action {
 pub(crate) enum Flow {
     Continue,
     Quit,
+    /// Quit by Ctrl-C.
+    Interrupted,
 }
 
 /// The keys: arrows, WASD and the vi keys k/j/l move (h is the hint key,
@@ -40,7 +45,7 @@ pub(crate) fn action_for(key: &KeyEvent) -> Option<Action> {
     }
     if key.modifiers.contains(KeyModifiers::CONTROL) {
         // In raw mode Ctrl-C is a key, not a signal.
-        return matches!(key.code, KeyCode::Char('c' | 'C')).then_some(Action::Quit);
+        return matches!(key.code, KeyCode::Char('c' | 'C')).then_some(Action::Interrupt);
     }
     let action = match key.code {
         KeyCode::Up => Action::Move(Direction::Up),
@@ -79,6 +84,10 @@ pub(crate) struct Session<B: GameBoard> {
     player: PlayerSpec,
     /// Built at the first hint: the default search holds a large table.
     hinter: Option<AnyPlayer>,
+    /// `n` was pressed once during a game: a second `n` abandons it.
+    confirm_new: bool,
+    /// The games left for a new one, for the summary on quit.
+    earlier: Vec<Game<B>>,
 }
 
 impl<B: GameBoard> Session<B> {
@@ -93,7 +102,31 @@ impl<B: GameBoard> Session<B> {
             message: String::new(),
             player,
             hinter: None,
+            confirm_new: false,
+            earlier: Vec::new(),
         })
+    }
+
+    /// Shows `text` on the message line (e.g. "thinking…" before a search).
+    pub(crate) fn set_message(&mut self, text: &str) {
+        text.clone_into(&mut self.message);
+    }
+
+    /// One line per game of the session, the current one last.
+    pub(crate) fn summary(&self) -> Vec<String> {
+        self.earlier
+            .iter()
+            .chain(std::iter::once(&self.game))
+            .map(|game| {
+                format!(
+                    "seed {}: score {}, max tile {}, {} moves",
+                    game.seed(),
+                    game.score(),
+                    game.board().max_tile(),
+                    game.moves()
+                )
+            })
+            .collect()
     }
 
     pub(crate) fn game(&self) -> &Game<B> {
@@ -112,14 +145,23 @@ impl<B: GameBoard> Session<B> {
     pub(crate) fn handle_key(&mut self, key: &KeyEvent) -> Flow {
         match action_for(key) {
             Some(action) => self.apply(action),
-            None => Flow::Continue,
+            None => {
+                // Any other key cancels a pending new game.
+                if std::mem::take(&mut self.confirm_new) {
+                    self.message.clear();
+                }
+                Flow::Continue
+            }
         }
     }
 
     /// The state change for one action.
     pub(crate) fn apply(&mut self, action: Action) -> Flow {
+        // A confirmation holds for the very next key only.
+        let confirmed_new = std::mem::take(&mut self.confirm_new);
         match action {
             Action::Quit => return Flow::Quit,
+            Action::Interrupt => return Flow::Interrupted,
             Action::Move(dir) => self.play(dir),
             Action::Undo => match self.history.pop() {
                 Some(previous) => {
@@ -130,11 +172,25 @@ impl<B: GameBoard> Session<B> {
                 None => self.message = "nothing to undo".to_owned(),
             },
             Action::New => {
+                // A game under way is not thrown away on one key: the second
+                // `n` confirms. See: issue 18, item 12.
+                let under_way = self.game.moves() > 0 && !self.game.is_over();
+                if under_way && !confirmed_new {
+                    self.confirm_new = true;
+                    self.message = format!(
+                        "n again leaves this game (score {}) for a new one; any other key goes on",
+                        self.game.score()
+                    );
+                    return Flow::Continue;
+                }
                 // The next seed, so that every game of a session can be replayed.
                 let seed = self.game.seed().wrapping_add(1);
                 match Game::new(self.rules, seed) {
                     Ok(game) => {
-                        self.game = game;
+                        let previous = std::mem::replace(&mut self.game, game);
+                        if previous.moves() > 0 {
+                            self.earlier.push(previous);
+                        }
                         self.history.clear();
                         self.hint = None;
                         self.message = format!("new game, seed {seed}");
@@ -198,10 +254,11 @@ pub(crate) fn hint_text(hint: &Hint) -> String {
             format!("{x} {v}")
         })
         .collect();
-    format!("hint: {dir}   ({} · depth {})", values.join(" · "), d.depth)
+    format!("hint: {dir} (depth {}) · {}", d.depth, values.join(" · "))
 }
 
-pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<()> {
+/// Plays until the person quits; exit code 130 after Ctrl-C.
+pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
         anyhow::bail!("play needs a terminal (try `watch --transcript` for text output)");
     }
@@ -221,29 +278,31 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<()> {
     }
 }
 
-fn play_loop<B: GameBoard>(mut session: Session<B>, color: bool) -> anyhow::Result<()> {
+fn play_loop<B: GameBoard>(mut session: Session<B>, color: bool) -> anyhow::Result<ExitCode> {
     let guard = TerminalGuard::enter().context("cannot set up the terminal")?;
     let mut out = BufWriter::new(io::stdout().lock());
-    loop {
+    let flow = loop {
         term::draw_frame(&mut out, &screen(&session, color))?;
-        if let Event::Key(key) = event::read()?
-            && session.handle_key(&key) == Flow::Quit
-        {
-            break;
+        let Event::Key(key) = event::read()? else { continue };
+        if action_for(&key) == Some(Action::Hint) && !session.game().is_over() {
+            // The search can take a while: say so before it starts, so the
+            // screen does not look frozen. See: issue 18, item 12.
+            session.set_message("thinking…");
+            term::draw_frame(&mut out, &screen(&session, color))?;
         }
-    }
+        match session.handle_key(&key) {
+            Flow::Continue => {}
+            done => break done,
+        }
+    };
     drop(out);
     drop(guard);
-    let game = session.game();
-    writeln!(
-        io::stdout().lock(),
-        "seed {}: score {}, max tile {}, {} moves",
-        game.seed(),
-        game.score(),
-        game.board().max_tile(),
-        game.moves()
-    )?;
-    Ok(())
+    // Every game of the session, not only the last one.
+    let mut out = io::stdout().lock();
+    for line in session.summary() {
+        writeln!(out, "{line}")?;
+    }
+    Ok(if flow == Flow::Interrupted { ExitCode::from(130) } else { ExitCode::SUCCESS })
 }
 
 fn screen<B: GameBoard>(session: &Session<B>, color: bool) -> Vec<String> {
@@ -311,7 +370,7 @@ mod tests {
             assert_eq!(action_for(&key(code)), expected, "{code:?}");
         }
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        assert_eq!(action_for(&ctrl_c), Some(Action::Quit));
+        assert_eq!(action_for(&ctrl_c), Some(Action::Interrupt));
         let ctrl_w = KeyEvent::new(KeyCode::Char('w'), KeyModifiers::CONTROL);
         assert_eq!(action_for(&ctrl_w), None);
         let mut release = key(KeyCode::Up);
@@ -367,7 +426,30 @@ mod tests {
         assert_eq!(s.message(), "new game, seed 42");
         assert_eq!(s.handle_key(&key(KeyCode::Char('q'))), Flow::Quit);
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        assert_eq!(s.handle_key(&ctrl_c), Flow::Quit);
+        assert_eq!(s.handle_key(&ctrl_c), Flow::Interrupted);
+    }
+
+    /// See: issue 18, item 12.
+    #[test]
+    fn new_game_during_a_game_asks_first_and_the_summary_has_every_game() {
+        let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+        s.handle_key(&key(KeyCode::Left));
+        s.handle_key(&key(KeyCode::Char('n')));
+        assert_eq!(s.game().moves(), 1, "one n keeps the game");
+        assert!(s.message().starts_with("n again leaves this game (score 4)"), "{}", s.message());
+        s.handle_key(&key(KeyCode::Char('x')));
+        s.handle_key(&key(KeyCode::Char('n')));
+        assert_eq!(s.game().moves(), 1, "another key in between cancels");
+        s.handle_key(&key(KeyCode::Char('n')));
+        assert_eq!((s.game().moves(), s.game().seed()), (0, 2), "the second n starts one");
+        let summary = s.summary();
+        assert_eq!(summary.len(), 2);
+        assert_eq!(summary[0], "seed 1: score 4, max tile 4, 1 moves");
+        assert!(summary[1].starts_with("seed 2: score 0"), "{summary:?}");
+        // A game with no move yet is replaced at once and not listed.
+        s.handle_key(&key(KeyCode::Char('n')));
+        assert_eq!(s.game().seed(), 3);
+        assert_eq!(s.summary().len(), 2);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! as the Java tutorial's transcript.
 
 use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -32,7 +33,8 @@ struct Watch {
     who: String,
 }
 
-pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<()> {
+/// Watches one game; exit code 130 after Ctrl-C.
+pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
     let rules = setup::rules(&args.game.rules)?;
     let spec = PlayerSpec::of(&args.game.search, rules.size());
     let (seed, seed_from_clock) = setup::seed_or_clock(args.game.seed);
@@ -64,7 +66,10 @@ pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<()> {
 /// The tutorial's loop and output: `Setup`, then `Human move` (the board
 /// after the move) and `Computer move` (after the spawn) for every turn,
 /// then `Final Score: N`.
-fn watch_transcript<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Result<()> {
+fn watch_transcript<B: GameBoard>(
+    watch: &Watch,
+    player: &mut AnyPlayer,
+) -> anyhow::Result<ExitCode> {
     if watch.seed_from_clock {
         // On stderr: stdout stays exactly the tutorial's transcript.
         writeln!(io::stderr().lock(), "seed {} (replay with --seed {})", watch.seed, watch.seed)?;
@@ -72,7 +77,7 @@ fn watch_transcript<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyh
     let mut out = BufWriter::new(io::stdout().lock());
     write_transcript::<B>(&mut out, watch.rules, watch.seed, watch.max_moves, watch.delay, player)?;
     out.flush()?;
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Writes a whole game's transcript to `out`.
@@ -111,6 +116,8 @@ fn write_transcript<B: GameBoard>(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum WatchKey {
     Quit,
+    /// Ctrl-C: quit, with exit code 130 as for an interrupted program.
+    Interrupt,
     Pause,
     Faster,
     Slower,
@@ -123,7 +130,9 @@ pub(crate) fn watch_key(key: &KeyEvent) -> Option<WatchKey> {
         return None;
     }
     match key.code {
-        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => Some(WatchKey::Quit),
+        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+            Some(WatchKey::Interrupt)
+        }
         KeyCode::Char('q' | 'Q') | KeyCode::Esc => Some(WatchKey::Quit),
         KeyCode::Char(' ' | 'p') => Some(WatchKey::Pause),
         KeyCode::Char('+' | '=' | 'f') => Some(WatchKey::Faster),
@@ -142,12 +151,12 @@ fn new_delay(delay: Duration, key: WatchKey) -> Duration {
 }
 
 /// The game redrawn in place, with colours and a status line.
-fn watch_live<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Result<()> {
+fn watch_live<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Result<ExitCode> {
     let mut game = Game::<B>::new(watch.rules, watch.seed)?;
     let mut delay = watch.delay.unwrap_or(DEFAULT_TTY_DELAY);
     let mut last: Option<(Direction, Option<Decision>)> = None;
     let mut paused = false;
-    let mut quit = false;
+    let mut quit = None;
     let started = Instant::now();
     let guard = TerminalGuard::enter().context("cannot set up the terminal")?;
     let mut out = BufWriter::new(io::stdout().lock());
@@ -159,7 +168,7 @@ fn watch_live<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Re
         } else if limit {
             "move limit reached: press any key to leave".to_owned()
         } else if paused {
-            "paused: space resumes, q quits".to_owned()
+            format!("paused: space resumes · q quit · +/- pace ({} ms)", delay.as_millis())
         } else {
             format!("{WATCH_KEYS} ({} ms)", delay.as_millis())
         };
@@ -175,15 +184,17 @@ fn watch_live<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Re
             let timeout = if paused { None } else { Some(deadline - Instant::now().min(deadline)) };
             let Some(key) = next_key(timeout)? else { break };
             match key {
-                WatchKey::Quit => quit = true,
+                WatchKey::Quit => quit = Some(ExitCode::SUCCESS),
+                WatchKey::Interrupt => quit = Some(ExitCode::from(130)),
                 WatchKey::Pause => paused = !paused,
                 other => delay = new_delay(delay, other),
             }
-            if quit || key == WatchKey::Pause {
+            // While paused, a new pace is drawn at once. See: issue 18, item 12.
+            if quit.is_some() || key == WatchKey::Pause || paused {
                 break;
             }
         }
-        if quit {
+        if quit.is_some() {
             break;
         }
         if paused {
@@ -206,7 +217,7 @@ fn watch_live<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Re
         game.moves(),
         watch.who
     )?;
-    Ok(())
+    Ok(quit.unwrap_or(ExitCode::SUCCESS))
 }
 
 /// The next watch key within `timeout` (`None` waits for ever); `None` when
@@ -290,7 +301,7 @@ mod tests {
         assert_eq!(watch_key(&key(KeyCode::Esc)), Some(WatchKey::Quit));
         assert_eq!(
             watch_key(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
-            Some(WatchKey::Quit)
+            Some(WatchKey::Interrupt)
         );
         assert_eq!(watch_key(&key(KeyCode::Char(' '))), Some(WatchKey::Pause));
         assert_eq!(watch_key(&key(KeyCode::Char('c'))), None);
