@@ -9,7 +9,7 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use solver_expectimax::{Algorithm, MAX_DEPTH, Preset};
 
-use crate::keys::{PLAY_KEYS, WATCH_KEYS};
+use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE, WATCH_KEYS};
 
 // The examples run from a clone, where `cli-ascii` is not on the PATH.
 // See: issue 18, item 13.
@@ -57,7 +57,7 @@ pub(crate) enum Command {
     Watch(WatchArgs),
     // The keys come from one list, which the screen's footer shows too.
     #[command(
-        about = format!("Play yourself. Keys: {PLAY_KEYS}"),
+        about = format!("Play yourself. Keys: {PLAY_KEYS}; {PLAY_KEYS_MORE}"),
         after_help = "Example:\n  cargo run -p cli-ascii -- play --seed 3 --size 5"
     )]
     Play(PlayArgs),

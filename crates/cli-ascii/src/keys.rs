@@ -2,9 +2,12 @@
 //! footers and docs/cli.md quote these lists (tests/docs.rs checks the docs
 //! and the help). See: issue 18, item 5.
 
-/// `play`'s keys. There is no vi key for left: `h` is the hint.
-pub(crate) const PLAY_KEYS: &str =
-    "arrows/wasd move (k j l: up down right) · h hint · u undo · n new · q quit";
+/// `play`'s keys, short enough for the footer of an 80-column screen.
+pub(crate) const PLAY_KEYS: &str = "arrows/wasd move · h hint · u undo · n new · ? help · q quit";
+
+/// What the short list leaves out, for `--help` and the help screen.
+pub(crate) const PLAY_KEYS_MORE: &str = "k, j and l move up, down and right too \
+     (h is the hint, so left has no vi key); Esc and Ctrl-C quit too";
 
 /// `watch`'s keys.
 pub(crate) const WATCH_KEYS: &str = "q quit · space pause · +/- pace";

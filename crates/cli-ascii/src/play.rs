@@ -10,7 +10,7 @@ use game_core::{Board, Direction, Game, GameBoard, Grid, PlayError, Rules};
 use solver_expectimax::{Decision, Player};
 
 use crate::cli::{PlayArgs, PlayerKind};
-use crate::keys::PLAY_KEYS;
+use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE};
 use crate::render;
 use crate::setup::{self, AnyPlayer, PlayerSpec};
 use crate::term::{self, TerminalGuard};
@@ -22,6 +22,8 @@ pub(crate) enum Action {
     Hint,
     Undo,
     New,
+    /// Show or hide the help screen.
+    Help,
     Quit,
     /// Ctrl-C: quit, with exit code 130 as for an interrupted program.
     Interrupt,
@@ -36,9 +38,9 @@ pub(crate) enum Flow {
     Interrupted,
 }
 
-/// The keys: arrows, WASD and the vi keys k/j/l move (h is the hint key,
-/// as the help says, so left is ← or a); h or ? hint, u undo, n new game,
-/// q, Esc or Ctrl-C quit.
+/// The keys, as [`PLAY_KEYS`] and [`PLAY_KEYS_MORE`] say: arrows, WASD and
+/// the vi keys k/j/l move (h is the hint key, so left is ← or a); h hint,
+/// u undo, n new game, ? help, q, Esc or Ctrl-C quit.
 pub(crate) fn action_for(key: &KeyEvent) -> Option<Action> {
     if key.kind == KeyEventKind::Release {
         return None;
@@ -58,7 +60,8 @@ pub(crate) fn action_for(key: &KeyEvent) -> Option<Action> {
             's' | 'j' => Action::Move(Direction::Down),
             'a' => Action::Move(Direction::Left),
             'd' | 'l' => Action::Move(Direction::Right),
-            'h' | '?' => Action::Hint,
+            'h' => Action::Hint,
+            '?' => Action::Help,
             'u' => Action::Undo,
             'n' => Action::New,
             'q' => Action::Quit,
@@ -68,6 +71,9 @@ pub(crate) fn action_for(key: &KeyEvent) -> Option<Action> {
     };
     Some(action)
 }
+
+/// The tile that wins the game; play goes on after it.
+const WIN_TILE: u32 = 2048;
 
 /// A hint: the direction and, from a search, each direction's value.
 pub(crate) type Hint = (Direction, Option<Decision>);
@@ -88,6 +94,11 @@ pub(crate) struct Session<B: GameBoard> {
     confirm_new: bool,
     /// The games left for a new one, for the summary on quit.
     earlier: Vec<Game<B>>,
+    /// The last move's new tile (row, column) and score gained, shown on
+    /// the screen.
+    last_move: Option<((usize, usize), u64)>,
+    /// Whether the help screen is up.
+    help: bool,
 }
 
 impl<B: GameBoard> Session<B> {
@@ -104,6 +115,8 @@ impl<B: GameBoard> Session<B> {
             hinter: None,
             confirm_new: false,
             earlier: Vec::new(),
+            last_move: None,
+            help: false,
         })
     }
 
@@ -141,12 +154,18 @@ impl<B: GameBoard> Session<B> {
         &self.message
     }
 
+    /// The last move's new tile (row, column) and the score it gained.
+    pub(crate) fn last_move(&self) -> Option<((usize, usize), u64)> {
+        self.last_move
+    }
+
     /// The state change for one key.
     pub(crate) fn handle_key(&mut self, key: &KeyEvent) -> Flow {
         match action_for(key) {
             Some(action) => self.apply(action),
             None => {
-                // Any other key cancels a pending new game.
+                // Any other key cancels a pending new game and leaves help.
+                self.help = false;
                 if std::mem::take(&mut self.confirm_new) {
                     self.message.clear();
                 }
@@ -159,7 +178,15 @@ impl<B: GameBoard> Session<B> {
     pub(crate) fn apply(&mut self, action: Action) -> Flow {
         // A confirmation holds for the very next key only.
         let confirmed_new = std::mem::take(&mut self.confirm_new);
+        // Any key leaves the help screen; only ? opens it.
+        if std::mem::take(&mut self.help) && matches!(action, Action::Help) {
+            return Flow::Continue;
+        }
+        if !matches!(action, Action::Move(_) | Action::Help) {
+            self.last_move = None;
+        }
         match action {
+            Action::Help => self.help = true,
             Action::Quit => return Flow::Quit,
             Action::Interrupt => return Flow::Interrupted,
             Action::Move(dir) => self.play(dir),
@@ -207,10 +234,23 @@ impl<B: GameBoard> Session<B> {
         let before = self.game.clone();
         match self.game.play(dir) {
             Ok(_) => {
+                // The new tile is the one cell that the move left empty.
+                let moved = before.board().shift(dir);
+                let n = moved.size();
+                let spawned = (0..n * n).map(|i| (i / n, i % n)).find(|&(r, c)| {
+                    moved.value(r, c) == Some(0) && self.game.board().value(r, c) != Some(0)
+                });
+                self.last_move = spawned.map(|cell| (cell, self.game.score() - before.score()));
+                let reached = before.board().max_tile() < WIN_TILE
+                    && self.game.board().max_tile() >= WIN_TILE;
                 self.history.push(before);
                 self.hint = None;
                 self.message = if self.game.is_over() {
                     "game over: u undoes, n starts a new game, q quits".to_owned()
+                } else if reached {
+                    format!(
+                        "You reached {WIN_TILE}! Keep going for a higher tile, or n for a new game"
+                    )
                 } else {
                     String::new()
                 };
@@ -305,13 +345,61 @@ fn play_loop<B: GameBoard>(mut session: Session<B>, color: bool) -> anyhow::Resu
     Ok(if flow == Flow::Interrupted { ExitCode::from(130) } else { ExitCode::SUCCESS })
 }
 
+/// The help screen: every key, and what the screen shows.
+fn help_screen() -> Vec<String> {
+    [
+        "2048 · help",
+        "",
+        "Slide the tiles; two equal tiles that meet merge into one, and their",
+        "sum adds to the score. Reach 2048, then keep going as long as you can.",
+        "",
+        "Keys:",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .chain(PLAY_KEYS.split(" · ").map(|k| format!("  {k}")))
+    .chain([String::new()])
+    .chain(wrap(&format!("{PLAY_KEYS_MORE}."), 70))
+    .chain([
+        String::new(),
+        "The tile that appeared after your move is in brackets (underlined in".to_owned(),
+        "colour), and (+N) after the score is what the move gained.".to_owned(),
+        String::new(),
+        "Any key returns to the game.".to_owned(),
+    ])
+    .collect()
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
+}
+
 fn screen<B: GameBoard>(session: &Session<B>, color: bool) -> Vec<String> {
+    if session.help {
+        return help_screen();
+    }
     let game = session.game();
     let mut lines = vec![format!("2048 · you play · seed {}", game.seed()), String::new()];
-    lines.extend(render::board_lines(game.board(), color));
+    let spawned = session.last_move().map(|(cell, _)| cell);
+    lines.extend(render::board_lines_marked(game.board(), color, spawned));
     lines.push(String::new());
+    let gained = match session.last_move() {
+        Some((_, gained)) if gained > 0 => format!(" (+{gained})"),
+        _ => String::new(),
+    };
     lines.push(format!(
-        "score {}   moves {}   max tile {}",
+        "score {}{gained}   moves {}   max tile {}",
         game.score(),
         game.moves(),
         game.board().max_tile()
@@ -358,7 +446,7 @@ mod tests {
             (KeyCode::Char('d'), Some(Action::Move(Direction::Right))),
             (KeyCode::Char('l'), Some(Action::Move(Direction::Right))),
             (KeyCode::Char('h'), Some(Action::Hint)),
-            (KeyCode::Char('?'), Some(Action::Hint)),
+            (KeyCode::Char('?'), Some(Action::Help)),
             (KeyCode::Char('u'), Some(Action::Undo)),
             (KeyCode::Char('n'), Some(Action::New)),
             (KeyCode::Char('q'), Some(Action::Quit)),
@@ -450,6 +538,49 @@ mod tests {
         s.handle_key(&key(KeyCode::Char('n')));
         assert_eq!(s.game().seed(), 3);
         assert_eq!(s.summary().len(), 2);
+    }
+
+    /// See: issue 18, item 14.
+    #[test]
+    fn a_move_marks_its_new_tile_and_gain_and_2048_is_announced() {
+        let mut s = session("1024 1024 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+        s.handle_key(&key(KeyCode::Left));
+        let ((row, col), gained) = s.last_move().expect("a new tile");
+        assert_eq!(gained, 2048);
+        assert!((row, col) != (0, 0) && s.game().board().value(row, col).is_some_and(|v| v > 0));
+        assert_eq!(s.game().board().count_empty(), 14);
+        assert!(s.message().starts_with("You reached 2048! Keep going"), "{}", s.message());
+        assert!(!s.game().is_over());
+        let lines = screen(&s, false);
+        assert!(lines.iter().any(|l| l.starts_with("score 2048 (+2048)")), "{lines:?}");
+        assert!(lines.iter().any(|l| l.contains("  [2]   ") || l.contains("  [4]   ")));
+        // Another move that merges nothing announces nothing.
+        s.handle_key(&key(KeyCode::Char('u')));
+        assert!(s.last_move().is_none());
+    }
+
+    #[test]
+    fn wrapping() {
+        assert_eq!(wrap("ab cd ef", 5), ["ab cd", "ef"]);
+        assert_eq!(wrap("abcdefg h", 3), ["abcdefg", "h"]);
+        assert!(help_screen().iter().all(|l| l.chars().count() <= 72));
+    }
+
+    #[test]
+    fn question_mark_shows_help_and_any_key_returns() {
+        let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+        s.handle_key(&key(KeyCode::Char('?')));
+        let lines = screen(&s, false);
+        assert_eq!(lines[0], "2048 · help");
+        assert!(lines.iter().any(|l| l == "  h hint"));
+        s.handle_key(&key(KeyCode::Char('x')));
+        assert!(screen(&s, false)[0].starts_with("2048 · you play"));
+        s.handle_key(&key(KeyCode::Char('?')));
+        s.handle_key(&key(KeyCode::Char('?')));
+        assert!(screen(&s, false)[0].starts_with("2048 · you play"), "? closes help too");
+        s.handle_key(&key(KeyCode::Char('?')));
+        s.handle_key(&key(KeyCode::Left));
+        assert_eq!(s.game().moves(), 1, "a move key leaves help and plays");
     }
 
     #[test]

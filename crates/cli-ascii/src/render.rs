@@ -88,8 +88,40 @@ fn tile_colors(exponent: u8) -> (Color, Color) {
 /// The bordered board as lines for a terminal, the tiles' insides coloured
 /// when `color` is set.
 pub(crate) fn board_lines<B: GameBoard>(board: &B, color: bool) -> Vec<String> {
+    board_lines_marked(board, color, None)
+}
+
+/// A tile's number in brackets, centred as [`centred`] does (`"  [2]   "`):
+/// the mark of a new tile without colours.
+fn bracketed(value: u32) -> String {
+    let mut text = format!("[{value}]");
+    while text.len() < CELL_WIDTH {
+        text.push(' ');
+        if text.len() < CELL_WIDTH {
+            text.insert(0, ' ');
+        }
+    }
+    text
+}
+
+/// [`board_lines`] with the tile at `mark` (row, column) singled out: the
+/// tile that just spawned, underlined in colour, in brackets without.
+pub(crate) fn board_lines_marked<B: GameBoard>(
+    board: &B,
+    color: bool,
+    mark: Option<(usize, usize)>,
+) -> Vec<String> {
     if !color {
-        return bordered(board).lines().map(str::to_owned).collect();
+        let mut lines: Vec<String> = bordered(board).lines().map(str::to_owned).collect();
+        if let Some((row, col)) = mark
+            && let Some(value) = board.value(row, col).filter(|&v| v != 0)
+        {
+            // The value line of `row`, and the cell's place in it.
+            let line = &mut lines[4 * row + 2];
+            let start = col * (CELL_WIDTH + 1) + 1;
+            line.replace_range(start..start + CELL_WIDTH, &bracketed(value));
+        }
+        return lines;
     }
     let n = board.size();
     let border = format!("{}+", "+--------".repeat(n));
@@ -109,7 +141,19 @@ pub(crate) fn board_lines<B: GameBoard>(board: &B, color: bool) -> Vec<String> {
             } else {
                 let (bg, fg) = tile_colors(exponent);
                 let _ = write!(spacer, "{}", " ".repeat(CELL_WIDTH).on(bg));
-                let _ = write!(values, "{}", text.with(fg).on(bg).bold());
+                if mark == Some((row, col)) {
+                    let _ = write!(
+                        values,
+                        "{}",
+                        bracketed(board.value(row, col).unwrap_or(0))
+                            .with(fg)
+                            .on(bg)
+                            .bold()
+                            .underlined()
+                    );
+                } else {
+                    let _ = write!(values, "{}", text.with(fg).on(bg).bold());
+                }
             }
         }
         spacer.push('|');
@@ -225,6 +269,18 @@ mod tests {
              +--------+--------+\n|        |        |\n|        |   4    |\n|        |        |\n\
              +--------+--------+\n"
         );
+    }
+
+    #[test]
+    fn a_marked_tile_is_bracketed() {
+        let grid: Grid = "2 0/0 16".parse().unwrap();
+        let lines = board_lines_marked(&grid, false, Some((1, 1)));
+        assert_eq!(lines[6], "|        |  [16]  |");
+        assert_eq!(lines[2], "|   2    |        |");
+        assert_eq!(bracketed(2), "  [2]   ");
+        assert_eq!(bracketed(16384), "[16384] ");
+        // An empty cell has nothing to mark.
+        assert_eq!(board_lines_marked(&grid, false, Some((0, 1))), board_lines(&grid, false));
     }
 
     #[test]

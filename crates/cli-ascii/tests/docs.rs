@@ -269,7 +269,7 @@ fn the_parser_reads_blocks_markers_and_wildcards() {
 fn help_and_docs_quote_the_key_lists() {
     let cli_doc = read_doc("docs/cli.md");
     let help = crate::util::stdout_of(&["--help"]);
-    for keys in [crate::keys::PLAY_KEYS, crate::keys::WATCH_KEYS] {
+    for keys in [crate::keys::PLAY_KEYS, crate::keys::PLAY_KEYS_MORE, crate::keys::WATCH_KEYS] {
         assert!(cli_doc.contains(&format!("`{keys}`")), "docs/cli.md does not quote `{keys}`");
         assert!(help.contains(keys), "--help does not say `{keys}`");
     }
