@@ -8,6 +8,7 @@
 //! error we can see and end on quietly.
 
 mod analyze;
+mod best;
 mod cli;
 mod keys;
 mod play;

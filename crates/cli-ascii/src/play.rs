@@ -9,6 +9,7 @@ use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifier
 use game_core::{Board, Direction, Game, GameBoard, Grid, PlayError, Rules};
 use solver_expectimax::{Decision, Player};
 
+use crate::best;
 use crate::cli::{PlayArgs, PlayerKind};
 use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE};
 use crate::render;
@@ -99,6 +100,8 @@ pub(crate) struct Session<B: GameBoard> {
     last_move: Option<((usize, usize), u64)>,
     /// Whether the help screen is up.
     help: bool,
+    /// The best score of earlier runs on this board size.
+    best: u64,
 }
 
 impl<B: GameBoard> Session<B> {
@@ -117,12 +120,28 @@ impl<B: GameBoard> Session<B> {
             earlier: Vec::new(),
             last_move: None,
             help: false,
+            best: 0,
         })
     }
 
     /// Shows `text` on the message line (e.g. "thinking…" before a search).
     pub(crate) fn set_message(&mut self, text: &str) {
         text.clone_into(&mut self.message);
+    }
+
+    /// The best score: earlier runs' (as set by [`Session::set_best`]) or
+    /// this session's, whichever is higher.
+    pub(crate) fn best(&self) -> u64 {
+        self.earlier
+            .iter()
+            .chain(std::iter::once(&self.game))
+            .map(Game::score)
+            .fold(self.best, u64::max)
+    }
+
+    /// Sets the best score of earlier runs.
+    pub(crate) fn set_best(&mut self, best: u64) {
+        self.best = best;
     }
 
     /// One line per game of the session, the current one last.
@@ -319,6 +338,11 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn play_loop<B: GameBoard>(mut session: Session<B>, color: bool) -> anyhow::Result<ExitCode> {
+    let size = session.rules.size();
+    let best_path = best::default_path();
+    if let Some(path) = &best_path {
+        session.set_best(best::load(path, size));
+    }
     let guard = TerminalGuard::enter().context("cannot set up the terminal")?;
     let mut out = BufWriter::new(io::stdout().lock());
     let flow = loop {
@@ -341,6 +365,16 @@ fn play_loop<B: GameBoard>(mut session: Session<B>, color: bool) -> anyhow::Resu
     let mut out = io::stdout().lock();
     for line in session.summary() {
         writeln!(out, "{line}")?;
+    }
+    if let Some(path) = &best_path
+        && let Err(err) = best::save(path, size, session.best())
+    {
+        // The games are over: a best score that cannot be kept is a warning.
+        writeln!(
+            io::stderr().lock(),
+            "warning: cannot keep the best score in {}: {err}",
+            path.display()
+        )?;
     }
     Ok(if flow == Flow::Interrupted { ExitCode::from(130) } else { ExitCode::SUCCESS })
 }
@@ -391,6 +425,7 @@ fn screen<B: GameBoard>(session: &Session<B>, color: bool) -> Vec<String> {
     }
     let game = session.game();
     let mut lines = vec![format!("2048 · you play · seed {}", game.seed()), String::new()];
+    let best = session.best();
     let spawned = session.last_move().map(|(cell, _)| cell);
     lines.extend(render::board_lines_marked(game.board(), color, spawned));
     lines.push(String::new());
@@ -399,7 +434,7 @@ fn screen<B: GameBoard>(session: &Session<B>, color: bool) -> Vec<String> {
         _ => String::new(),
     };
     lines.push(format!(
-        "score {}{gained}   moves {}   max tile {}",
+        "score {}{gained}   best {best}   moves {}   max tile {}",
         game.score(),
         game.moves(),
         game.board().max_tile()
@@ -532,6 +567,10 @@ mod tests {
         assert_eq!((s.game().moves(), s.game().seed()), (0, 2), "the second n starts one");
         let summary = s.summary();
         assert_eq!(summary.len(), 2);
+        s.set_best(3);
+        assert_eq!(s.best(), 4, "the session's best game beats the stored 3");
+        s.set_best(50);
+        assert_eq!(s.best(), 50);
         assert_eq!(summary[0], "seed 1: score 4, max tile 4, 1 moves");
         assert!(summary[1].starts_with("seed 2: score 0"), "{summary:?}");
         // A game with no move yet is replaced at once and not listed.
