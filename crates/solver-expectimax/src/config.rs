@@ -157,8 +157,8 @@ pub enum Preset {
     Default,
     /// The strongest play of the heuristic, at a higher time per move.
     Max,
-    /// The learned n-tuple network under a shallow search (two moves and
-    /// the spawn between them): quick.
+    /// The learned n-tuple network under a shallow search (three moves
+    /// and the two spawns between them): quick.
     Ntuple,
     /// The learned network under a deeper, time-budgeted search.
     NtupleDeep,
@@ -225,7 +225,7 @@ impl Preset {
             },
             Preset::Ntuple => SearchConfig {
                 algorithm: Algorithm::Learned { prob_cutoff: 1e-3 },
-                depth: Depth::Fixed(1),
+                depth: Depth::Fixed(2),
                 time_budget: None,
                 threads: 1,
                 table_bytes: 16 << 20,
