@@ -5,7 +5,7 @@
 //!
 //! Conventions shared by every function here:
 //! - actions are gymnasium-2048's: 0 up, 1 right, 2 down, 3 left
-//!   ([`GYM_DIRECTIONS`]), so masks and values come in that order;
+//!   (`GYM_DIRECTIONS`), so masks and values come in that order;
 //! - a 4x4 board is the packed `u64` of [`game_core::Board`]: cell (r, c) is
 //!   the exponent in nibble `4 * (4r + c)`, 0 empty, 15 the 32768 tile;
 //! - batches are 1-D arrays, and the work runs with the GIL released;
