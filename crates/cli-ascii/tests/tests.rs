@@ -14,6 +14,7 @@ mod analyze;
 mod docs;
 mod errors;
 mod golden;
+mod learned;
 mod pipes;
 mod tournament;
 mod watch;
