@@ -11,6 +11,7 @@ mod analyze;
 mod best;
 mod cli;
 mod keys;
+mod layout;
 mod play;
 mod render;
 mod setup;

@@ -12,6 +12,7 @@ use solver_expectimax::{Decision, Player};
 use crate::best;
 use crate::cli::{PlayArgs, PlayerKind};
 use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE};
+use crate::layout;
 use crate::render;
 use crate::setup::{self, AnyPlayer, PlayerSpec};
 use crate::term::{self, TerminalGuard};
@@ -346,13 +347,13 @@ fn play_loop<B: GameBoard>(mut session: Session<B>, color: bool) -> anyhow::Resu
     let guard = TerminalGuard::enter().context("cannot set up the terminal")?;
     let mut out = BufWriter::new(io::stdout().lock());
     let flow = loop {
-        term::draw_frame(&mut out, &screen(&session, color))?;
+        term::draw_frame(&mut out, &screen(&session, color, layout::terminal_size()))?;
         let Event::Key(key) = event::read()? else { continue };
         if action_for(&key) == Some(Action::Hint) && !session.game().is_over() {
             // The search can take a while: say so before it starts, so the
             // screen does not look frozen. See: issue 18, item 12.
             session.set_message("thinking…");
-            term::draw_frame(&mut out, &screen(&session, color))?;
+            term::draw_frame(&mut out, &screen(&session, color, layout::terminal_size()))?;
         }
         match session.handle_key(&key) {
             Flow::Continue => {}
@@ -380,28 +381,27 @@ fn play_loop<B: GameBoard>(mut session: Session<B>, color: bool) -> anyhow::Resu
 }
 
 /// The help screen: every key, and what the screen shows.
-fn help_screen() -> Vec<String> {
-    [
-        "2048 · help",
-        "",
-        "Slide the tiles; two equal tiles that meet merge into one, and their",
-        "sum adds to the score. Reach 2048, then keep going as long as you can.",
-        "",
-        "Keys:",
-    ]
-    .into_iter()
-    .map(str::to_owned)
-    .chain(PLAY_KEYS.split(" · ").map(|k| format!("  {k}")))
-    .chain([String::new()])
-    .chain(wrap(&format!("{PLAY_KEYS_MORE}."), 70))
-    .chain([
-        String::new(),
-        "The tile that appeared after your move is in brackets (underlined in".to_owned(),
-        "colour), and (+N) after the score is what the move gained.".to_owned(),
-        String::new(),
-        "Any key returns to the game.".to_owned(),
-    ])
-    .collect()
+fn help_screen(width: usize) -> Vec<String> {
+    ["2048 · help", ""]
+        .into_iter()
+        .map(str::to_owned)
+        .chain(wrap(
+            "Slide the tiles; two equal tiles that meet merge into one, and their \
+         sum adds to the score. Reach 2048, then keep going as long as you can.",
+            width,
+        ))
+        .chain(["".to_owned(), "Keys:".to_owned()])
+        .chain(PLAY_KEYS.split(" · ").map(|k| format!("  {k}")))
+        .chain([String::new()])
+        .chain(wrap(&format!("{PLAY_KEYS_MORE}."), width))
+        .chain([String::new()])
+        .chain(wrap(
+            "The tile that appeared after your move is in brackets (underlined in \
+         colour), and (+N) after the score is what the move gained.",
+            width,
+        ))
+        .chain([String::new(), "Any key returns to the game.".to_owned()])
+        .collect()
 }
 
 /// `text` in lines of at most `width` characters, broken at spaces.
@@ -419,30 +419,43 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-fn screen<B: GameBoard>(session: &Session<B>, color: bool) -> Vec<String> {
+/// The play screen in a terminal of `size` (columns, rows).
+fn screen<B: GameBoard>(session: &Session<B>, color: bool, size: (usize, usize)) -> Vec<String> {
+    let cols = size.0;
     if session.help {
-        return help_screen();
+        let mut lines: Vec<String> =
+            help_screen(cols.clamp(20, 72)).iter().map(|l| layout::cut(l, cols)).collect();
+        // Too few rows: the top, and the last line, which says how to leave.
+        if lines.len() > size.1 {
+            let last = lines.pop().unwrap_or_default();
+            lines.truncate(size.1.saturating_sub(1));
+            lines.push(last);
+        }
+        return lines;
     }
     let game = session.game();
-    let mut lines = vec![format!("2048 · you play · seed {}", game.seed()), String::new()];
-    let best = session.best();
-    let spawned = session.last_move().map(|(cell, _)| cell);
-    lines.extend(render::board_lines_marked(game.board(), color, spawned));
-    lines.push(String::new());
+    let title = ["2048".to_owned(), format!("seed {}", game.seed()), "you play".to_owned()];
+    let head = [layout::fit_fields(&title, " · ", cols)];
     let gained = match session.last_move() {
         Some((_, gained)) if gained > 0 => format!(" (+{gained})"),
         _ => String::new(),
     };
-    lines.push(format!(
-        "score {}{gained}   best {best}   moves {}   max tile {}",
-        game.score(),
-        game.moves(),
-        game.board().max_tile()
-    ));
-    lines.push(session.hint().map(hint_text).unwrap_or_default());
-    lines.push(session.message().to_owned());
-    lines.push(PLAY_KEYS.to_owned());
-    lines
+    // The least needed fields last: a narrow terminal drops them.
+    let status = [
+        format!("score {}{gained}", game.score()),
+        format!("best {}", session.best()),
+        format!("max tile {}", game.board().max_tile()),
+        format!("moves {}", game.moves()),
+    ];
+    let keys: Vec<String> = PLAY_KEYS.split(" · ").map(str::to_owned).collect();
+    let tail = [
+        layout::fit_fields(&status, "   ", cols),
+        session.hint().map(hint_text).unwrap_or_default(),
+        session.message().to_owned(),
+        layout::fit_fields(&keys, " · ", cols),
+    ];
+    let spawned = session.last_move().map(|(cell, _)| cell);
+    layout::screen(game.board(), color, spawned, &head, &tail, size)
 }
 
 #[cfg(test)]
@@ -590,7 +603,7 @@ mod tests {
         assert_eq!(s.game().board().count_empty(), 14);
         assert!(s.message().starts_with("You reached 2048! Keep going"), "{}", s.message());
         assert!(!s.game().is_over());
-        let lines = screen(&s, false);
+        let lines = screen(&s, false, (80, 24));
         assert!(lines.iter().any(|l| l.starts_with("score 2048 (+2048)")), "{lines:?}");
         assert!(lines.iter().any(|l| l.contains("  [2]   ") || l.contains("  [4]   ")));
         // Another move that merges nothing announces nothing.
@@ -602,21 +615,37 @@ mod tests {
     fn wrapping() {
         assert_eq!(wrap("ab cd ef", 5), ["ab cd", "ef"]);
         assert_eq!(wrap("abcdefg h", 3), ["abcdefg", "h"]);
-        assert!(help_screen().iter().all(|l| l.chars().count() <= 72));
+        assert!(help_screen(72).iter().all(|l| l.chars().count() <= 72));
+    }
+
+    /// See: issue 18, item 6.
+    #[test]
+    fn small_terminals_get_a_screen_that_fits() {
+        let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+        for size in [(80, 24), (40, 20), (30, 10)] {
+            let lines = screen(&s, false, size);
+            assert!(lines.len() <= size.1, "{size:?}: {lines:?}");
+            assert!(lines.iter().all(|l| l.chars().count() <= size.0), "{size:?}: {lines:?}");
+            assert!(lines.iter().any(|l| l.starts_with("score 0")), "{size:?}: {lines:?}");
+        }
+        s.handle_key(&key(KeyCode::Char('?')));
+        let help = screen(&s, false, (30, 10));
+        assert_eq!(help.len(), 10);
+        assert_eq!(help[9], "Any key returns to the game.");
     }
 
     #[test]
     fn question_mark_shows_help_and_any_key_returns() {
         let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
         s.handle_key(&key(KeyCode::Char('?')));
-        let lines = screen(&s, false);
+        let lines = screen(&s, false, (80, 24));
         assert_eq!(lines[0], "2048 · help");
         assert!(lines.iter().any(|l| l == "  h hint"));
         s.handle_key(&key(KeyCode::Char('x')));
-        assert!(screen(&s, false)[0].starts_with("2048 · you play"));
+        assert!(screen(&s, false, (80, 24))[0].ends_with("you play"));
         s.handle_key(&key(KeyCode::Char('?')));
         s.handle_key(&key(KeyCode::Char('?')));
-        assert!(screen(&s, false)[0].starts_with("2048 · you play"), "? closes help too");
+        assert!(screen(&s, false, (80, 24))[0].ends_with("you play"), "? closes help too");
         s.handle_key(&key(KeyCode::Char('?')));
         s.handle_key(&key(KeyCode::Left));
         assert_eq!(s.game().moves(), 1, "a move key leaves help and plays");

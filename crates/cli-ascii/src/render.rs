@@ -87,6 +87,7 @@ fn tile_colors(exponent: u8) -> (Color, Color) {
 
 /// The bordered board as lines for a terminal, the tiles' insides coloured
 /// when `color` is set.
+#[cfg(test)]
 pub(crate) fn board_lines<B: GameBoard>(board: &B, color: bool) -> Vec<String> {
     board_lines_marked(board, color, None)
 }
@@ -163,6 +164,93 @@ pub(crate) fn board_lines_marked<B: GameBoard>(
         lines.push(spacer);
     }
     lines.push(border);
+    lines
+}
+
+/// How much room a board takes: the tutorial's full board, a compact one
+/// (6-character cells, no blank rows), or a bare one (no borders), for
+/// terminals too small for the full one. See: issue 18, item 6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BoardStyle {
+    Full,
+    Compact,
+    Bare,
+}
+
+impl BoardStyle {
+    /// From the largest to the smallest.
+    pub(crate) const ALL: [BoardStyle; 3] =
+        [BoardStyle::Full, BoardStyle::Compact, BoardStyle::Bare];
+
+    /// Columns and rows of an `n` x `n` board in this style.
+    pub(crate) fn extent(self, n: usize) -> (usize, usize) {
+        match self {
+            BoardStyle::Full => (9 * n + 1, 4 * n + 1),
+            BoardStyle::Compact => (7 * n + 1, 2 * n + 1),
+            BoardStyle::Bare => (6 * n, n),
+        }
+    }
+}
+
+/// `text` centred in `width` columns, the odd space on the right.
+fn centred_in(text: &str, width: usize) -> String {
+    let len = text.chars().count();
+    let left = width.saturating_sub(len) / 2;
+    let right = width.saturating_sub(len + left);
+    format!("{}{text}{}", " ".repeat(left), " ".repeat(right))
+}
+
+/// The board in `style` as lines for a terminal (see [`board_lines_marked`]
+/// for the colours and the mark).
+pub(crate) fn styled_board_lines<B: GameBoard>(
+    board: &B,
+    color: bool,
+    mark: Option<(usize, usize)>,
+    style: BoardStyle,
+) -> Vec<String> {
+    if style == BoardStyle::Full {
+        return board_lines_marked(board, color, mark);
+    }
+    const CELL: usize = 6;
+    let n = board.size();
+    let borders = style == BoardStyle::Compact;
+    let border = format!("{}+", "+------".repeat(n));
+    let mut lines = Vec::new();
+    for row in 0..n {
+        if borders {
+            lines.push(border.clone());
+        }
+        let mut line = String::new();
+        for col in 0..n {
+            if borders {
+                line.push('|');
+            }
+            let value = board.value(row, col).unwrap_or(0);
+            let marked = mark == Some((row, col)) && value != 0;
+            let text = match value {
+                0 if borders => " ".repeat(CELL),
+                0 => centred_in(".", CELL),
+                // Brackets when they fit: a 5-digit tile fills the cell.
+                v if marked && !color && v < 10_000 => centred_in(&format!("[{v}]"), CELL),
+                v => centred_in(&v.to_string(), CELL),
+            };
+            let exponent = board.exponent(row, col).unwrap_or(0);
+            if color && exponent > 0 {
+                let (bg, fg) = tile_colors(exponent);
+                let styled = text.with(fg).on(bg).bold();
+                let _ = write!(line, "{}", if marked { styled.underlined() } else { styled });
+            } else {
+                line.push_str(&text);
+            }
+        }
+        if borders {
+            line.push('|');
+        }
+        lines.push(line);
+    }
+    if borders {
+        lines.push(border);
+    }
     lines
 }
 
@@ -281,6 +369,22 @@ mod tests {
         assert_eq!(bracketed(16384), "[16384] ");
         // An empty cell has nothing to mark.
         assert_eq!(board_lines_marked(&grid, false, Some((0, 1))), board_lines(&grid, false));
+    }
+
+    #[test]
+    fn small_styles_fit_their_extent() {
+        let board: Board = "2 0 0 4/0 0 0 0/0 16384 0 0/0 0 0 2048".parse().unwrap();
+        for style in BoardStyle::ALL {
+            let (cols, rows) = style.extent(4);
+            let lines = styled_board_lines(&board, false, Some((0, 3)), style);
+            assert_eq!(lines.len(), rows, "{style:?}");
+            assert!(lines.iter().all(|l| l.chars().count() == cols), "{style:?}: {lines:?}");
+        }
+        let compact = styled_board_lines(&board, false, Some((0, 3)), BoardStyle::Compact);
+        assert_eq!(compact[1], "|  2   |      |      | [4]  |");
+        assert_eq!(compact[5], "|      |16384 |      |      |");
+        let bare = styled_board_lines(&board, false, None, BoardStyle::Bare);
+        assert_eq!(bare[0], "  2     .     .     4   ");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use solver_expectimax::{Decision, Player};
 
 use crate::cli::{PlayerKind, WatchArgs};
 use crate::keys::WATCH_KEYS;
+use crate::layout;
 use crate::render::{self, bordered_with_score, short_count};
 use crate::setup::{self, AnyPlayer, PlayerSpec};
 use crate::term::{self, TerminalGuard};
@@ -121,6 +122,8 @@ pub(crate) enum WatchKey {
     Pause,
     Faster,
     Slower,
+    /// Not a key: the terminal changed size, so the screen is drawn again.
+    Resized,
 }
 
 /// The watch mode's keys: q, Esc or Ctrl-C quit, space pauses, + and -
@@ -184,6 +187,11 @@ fn watch_live<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Re
             let timeout = if paused { None } else { Some(deadline - Instant::now().min(deadline)) };
             let Some(key) = next_key(timeout)? else { break };
             match key {
+                WatchKey::Resized => {
+                    let lines = frame(watch, &game, last.as_ref(), started.elapsed(), &footer);
+                    term::draw_frame(&mut out, &lines)?;
+                    continue;
+                }
                 WatchKey::Quit => quit = Some(ExitCode::SUCCESS),
                 WatchKey::Interrupt => quit = Some(ExitCode::from(130)),
                 WatchKey::Pause => paused = !paused,
@@ -231,10 +239,14 @@ fn next_key(timeout: Option<Duration>) -> io::Result<Option<WatchKey>> {
         {
             return Ok(None);
         }
-        if let Event::Key(key) = event::read()?
-            && let Some(action) = watch_key(&key)
-        {
-            return Ok(Some(action));
+        match event::read()? {
+            Event::Key(key) => {
+                if let Some(action) = watch_key(&key) {
+                    return Ok(Some(action));
+                }
+            }
+            Event::Resize(..) => return Ok(Some(WatchKey::Resized)),
+            _ => {}
         }
     }
 }
@@ -257,34 +269,41 @@ fn frame<B: GameBoard>(
     elapsed: Duration,
     footer: &str,
 ) -> Vec<String> {
-    let mut lines = vec![format!("2048 · {} · seed {}", watch.who, watch.seed), String::new()];
-    lines.extend(render::board_lines(game.board(), watch.color));
-    lines.push(String::new());
+    let size = layout::terminal_size();
+    let cols = size.0;
+    let title = ["2048".to_owned(), format!("seed {}", watch.seed), watch.who.clone()];
+    let head = [layout::fit_fields(&title, " · ", cols)];
     let rate = game.moves() as f64 / elapsed.as_secs_f64().max(1e-3);
-    lines.push(format!(
-        "score {}   moves {}   max tile {}   {:.1} moves/s",
-        game.score(),
-        game.moves(),
-        game.board().max_tile(),
-        rate
-    ));
-    lines.push(match last {
-        None => "the AI has not moved yet".to_owned(),
-        Some((dir, None)) => format!("last move {dir}"),
+    // The least needed fields last: a narrow terminal drops them rather
+    // than wrap or cut a number. See: issue 18, item 6.
+    let status = [
+        format!("score {}", game.score()),
+        format!("max tile {}", game.board().max_tile()),
+        format!("moves {}", game.moves()),
+        format!("{rate:.1} moves/s"),
+    ];
+    let search: Vec<String> = match last {
+        None => vec!["the AI has not moved yet".to_owned()],
+        Some((dir, None)) => vec![format!("last move {dir}")],
         // `eval` is the search's value of the move played, in the
         // evaluator's units, whole and with separators (issue 18, item 11).
-        Some((dir, Some(d))) => format!(
-            "last move {dir}   eval {}   depth {}   {} nodes   {}   {} moves/s",
-            d.value(*dir).map_or_else(|| "-".to_owned(), render::eval_text),
-            d.depth,
-            short_count(d.stats.nodes as f64),
+        Some((dir, Some(d))) => vec![
+            format!("last move {dir}"),
+            format!("eval {}", d.value(*dir).map_or_else(|| "-".to_owned(), render::eval_text)),
+            format!("depth {}", d.depth),
+            format!("{} nodes", short_count(d.stats.nodes as f64)),
             render::millis_text(d.elapsed.as_secs_f64() * 1e3),
-            short_count(d.moves_per_second()),
-        ),
-    });
-    lines.push(String::new());
-    lines.push(footer.to_owned());
-    lines
+            format!("{} moves/s", short_count(d.moves_per_second())),
+        ],
+    };
+    let footer: Vec<String> = footer.split(" · ").map(str::to_owned).collect();
+    let tail = [
+        layout::fit_fields(&status, "   ", cols),
+        layout::fit_fields(&search, "   ", cols),
+        String::new(),
+        layout::fit_fields(&footer, " · ", cols),
+    ];
+    layout::screen(game.board(), watch.color, None, &head, &tail, size)
 }
 
 #[cfg(test)]
