@@ -127,5 +127,16 @@ fn decide(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench, decide);
+/// Loading the shipped weights file: read, decompress, check, decode.
+fn load(c: &mut Criterion) {
+    let path = std::path::Path::new(ntuple::SHIPPED_WEIGHTS);
+    let mut group = c.benchmark_group("weights");
+    group.sample_size(10);
+    group.bench_function("load", |b| {
+        b.iter(|| ntuple::load_weights(black_box(path)).expect("the shipped weights").episodes)
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, decide, load);
 criterion_main!(benches);
