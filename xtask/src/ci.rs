@@ -95,9 +95,11 @@ fn browser_test(label: &str) -> Result<bool> {
         );
         return Ok(false);
     }
-    // The server binary, built as the test step built it (usually no-op).
+    // The server binary, target/debug/web: the test step's own build, so
+    // this is a no-op after it. (`cargo build -p web` would resolve features
+    // for web alone and rebuild the engine crates, a minute or more.)
     let mut build = cargo();
-    build.args(["build", "-q", "-p", "web"]);
+    build.args(["test", "--workspace", "--no-run", "-q"]);
     let shown = render(&build);
     println!("\n==> {label}: {shown}");
     let status = build.status().map_err(|err| format!("cannot start `{shown}`: {err}"))?;
