@@ -1,6 +1,6 @@
 //! `tournament`: many seeded games, a summary table and per-game records.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -8,8 +8,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use game_core::{Board, Grid};
-use solver_expectimax::{GameRecord, MILESTONES, Summary, TournamentSpec, run_tournament_except};
+use game_core::{Board, Direction, Game, GameBoard, Grid};
+use solver_expectimax::{
+    Decision, GameRecord, MILESTONES, Player, Summary, TournamentSpec, run_tournament_except,
+};
 
 use crate::cli::{PlayerKind, TournamentArgs};
 use crate::setup::{self, AnyPlayer, PlayerSpec};
@@ -60,9 +62,15 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let to_play = (0..args.games)
         .filter(|&i| !done.contains(&args.seed_start.wrapping_add(i)))
         .count() as u64;
-    let progress = Progress::new(to_play, io::stderr().is_terminal());
+    let progress = Progress::new(to_play, args.max_moves, io::stderr().is_terminal());
     let started = Instant::now();
-    let make_player = |seed| AnyPlayer::new(&player, rules.size(), seed);
+    let make_player = |seed| {
+        AnyPlayer::new(&player, rules.size(), seed).map(|inner| Tracked {
+            inner,
+            seed,
+            progress: &progress,
+        })
+    };
     // Each game is on disk as soon as it ends, so that a run cut off by
     // Ctrl-C, a crash or a full disk keeps every finished game.
     let on_record = |record: &GameRecord| {
@@ -285,52 +293,97 @@ fn move_times(records: &[GameRecord]) -> Option<String> {
     ))
 }
 
-/// A progress bar with an ETA on stderr, drawn only on a terminal.
+/// A player that tells the progress bar where its game is.
+struct Tracked<'a> {
+    inner: AnyPlayer,
+    seed: u64,
+    progress: &'a Progress,
+}
+
+impl<B: GameBoard> Player<B> for Tracked<'_> {
+    fn choose(&mut self, game: &Game<B>) -> Option<(Direction, Option<Decision>)> {
+        self.progress.update(self.seed, game.moves(), game.board().max_tile());
+        self.inner.choose(game)
+    }
+}
+
+/// A progress bar with an ETA on stderr, drawn only on a terminal. It
+/// moves within games too: the running games' moves and max tiles, and an
+/// ETA that counts their moves as part-done games. See: issue 18, item 7.
 #[derive(Debug)]
 struct Progress {
     games: u64,
+    max_moves: Option<u64>,
     enabled: bool,
     started: Instant,
-    done: Mutex<u64>,
+    state: Mutex<ProgressState>,
 }
 
+#[derive(Debug, Default)]
+struct ProgressState {
+    done: u64,
+    /// Moves in the finished games, for the expected length of a game.
+    done_moves: u64,
+    /// The running games by seed: moves played and max tile.
+    running: BTreeMap<u64, (u64, u32)>,
+    last: Option<GameRecord>,
+    drawn: Option<Instant>,
+}
+
+/// The least time between two redraws from within games.
+const REDRAW: Duration = Duration::from_millis(200);
+
 impl Progress {
-    fn new(games: u64, enabled: bool) -> Progress {
-        let progress = Progress { games, enabled, started: Instant::now(), done: Mutex::new(0) };
-        progress.draw(0, None);
+    fn new(games: u64, max_moves: Option<u64>, enabled: bool) -> Progress {
+        let progress = Progress {
+            games,
+            max_moves,
+            enabled,
+            started: Instant::now(),
+            state: Mutex::new(ProgressState::default()),
+        };
+        progress.draw(&progress.lock());
         progress
     }
 
-    fn record(&self, record: &GameRecord) {
-        let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
-        *done += 1;
-        self.draw(*done, Some(record));
+    fn lock(&self) -> std::sync::MutexGuard<'_, ProgressState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn draw(&self, done: u64, last: Option<&GameRecord>) {
+    fn update(&self, seed: u64, moves: u64, max_tile: u32) {
         if !self.enabled {
             return;
         }
-        const WIDTH: u64 = 30;
-        let filled = (done * WIDTH).checked_div(self.games).unwrap_or(WIDTH);
-        let bar: String =
-            (0..WIDTH).map(|i| if i < filled { '#' } else { '.' }).collect::<String>();
-        let eta = if done == 0 {
-            "ETA --".to_owned()
-        } else {
-            let per_game = self.started.elapsed().as_secs_f64() / done as f64;
-            format!("ETA {}", clock(per_game * (self.games - done) as f64))
+        let mut state = self.lock();
+        state.running.insert(seed, (moves, max_tile));
+        if state.drawn.is_none_or(|t| t.elapsed() >= REDRAW) {
+            self.draw(&state);
+            state.drawn = Some(Instant::now());
+        }
+    }
+
+    fn record(&self, record: &GameRecord) {
+        let mut state = self.lock();
+        state.done += 1;
+        state.done_moves += record.moves;
+        state.running.remove(&record.seed);
+        state.last = Some(record.clone());
+        self.draw(&state);
+    }
+
+    fn draw(&self, state: &ProgressState) {
+        if !self.enabled {
+            return;
+        }
+        let line = progress_line(self.games, self.max_moves, self.started.elapsed(), state);
+        let cols = crate::layout::terminal_size().0.saturating_sub(1).max(10);
+        // A narrow terminal keeps the figures and drops the bar.
+        let line = match line.split_once("] ") {
+            Some((_, figures)) if cols < 60 => figures.to_owned(),
+            _ => line,
         };
-        let last = last.map_or_else(String::new, |r| {
-            format!(" · seed {}: {} ({} tile)", r.seed, r.score, r.max_tile)
-        });
         // Progress is best effort: a stderr that fails must not stop games.
-        let _ = write!(
-            io::stderr().lock(),
-            "\r\x1b[2K[{bar}] {done}/{} games · {}{last}",
-            self.games,
-            eta
-        );
+        let _ = write!(io::stderr().lock(), "\r\x1b[2K{}", crate::layout::cut(&line, cols));
     }
 
     fn finish(&self) {
@@ -338,6 +391,58 @@ impl Progress {
             let _ = write!(io::stderr().lock(), "\r\x1b[2K");
         }
     }
+}
+
+/// The progress line: bar, games done, ETA, the running games, the last result.
+fn progress_line(
+    games: u64,
+    max_moves: Option<u64>,
+    elapsed: Duration,
+    state: &ProgressState,
+) -> String {
+    const WIDTH: u64 = 20;
+    let done = state.done;
+    let filled = (done * WIDTH).checked_div(games).unwrap_or(WIDTH);
+    let bar: String = (0..WIDTH).map(|i| if i < filled { '#' } else { '.' }).collect();
+    // Games done, counting a running game as the share of an average
+    // finished game's moves it has played (at most 95%): the ETA then
+    // counts down within games, not only when one ends.
+    // Before any game ends, --max-moves (if given) is the expected length.
+    let expected_moves = if done > 0 {
+        Some(state.done_moves as f64 / done as f64)
+    } else {
+        max_moves.map(|m| m as f64)
+    };
+    let equivalent = expected_moves.map(|expected| {
+        let partial: f64 = state
+            .running
+            .values()
+            .map(|&(moves, _)| (moves as f64 / expected.max(1.0)).min(0.95))
+            .sum();
+        done as f64 + partial
+    });
+    let eta = match equivalent {
+        // Below a twentieth of a game the rate is mostly start-up time.
+        Some(eq) if eq >= 0.05 => {
+            let left = (games as f64 - eq).max(0.0);
+            format!("ETA {}", clock(elapsed.as_secs_f64() / eq * left))
+        }
+        _ => "ETA --".to_owned(),
+    };
+    let running: Vec<String> = state
+        .running
+        .iter()
+        .map(|(seed, (moves, tile))| format!("seed {seed}: {moves} moves, {tile}"))
+        .collect();
+    let mut line = format!("[{bar}] {done}/{games} games · {eta}");
+    if !running.is_empty() {
+        line.push_str(" · ");
+        line.push_str(&running.join(" · "));
+    }
+    if let Some(r) = &state.last {
+        line.push_str(&format!(" · last: seed {} {} ({} tile)", r.seed, r.score, r.max_tile));
+    }
+    line
 }
 
 /// Seconds as `1h02m`, `3m07s` or `12s`.
@@ -353,6 +458,41 @@ fn clock(seconds: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// See: issue 18, item 7.
+    #[test]
+    fn progress_moves_within_games() {
+        let mut state = ProgressState::default();
+        state.running.insert(1, (120, 64));
+        state.running.insert(2, (80, 32));
+        let start = progress_line(4, None, Duration::from_secs(10), &state);
+        assert_eq!(
+            start,
+            "[....................] 0/4 games · ETA -- · seed 1: 120 moves, 64 · seed 2: 80 moves, 32"
+        );
+        // One game of 200 moves done in 20 s; the running games are half and
+        // a quarter through: 1.75 games' worth in 20 s, 2.25 left.
+        state.done = 1;
+        state.done_moves = 200;
+        state.running.insert(2, (100, 64));
+        state.running.insert(3, (50, 16));
+        state.running.remove(&1);
+        let line = progress_line(4, None, Duration::from_secs(20), &state);
+        assert!(
+            line.starts_with("[#####...............] 1/4 games · ETA 26s · seed 2: 100 moves"),
+            "{line}"
+        );
+        state.running.insert(2, (150, 64));
+        let later = progress_line(4, None, Duration::from_secs(21), &state);
+        assert!(later.contains("ETA 21s"), "the ETA counts down within games: {later}");
+        // With --max-moves, before any game ends: 2 games at 100 of 400
+        // moves are half a game's worth in 10 s; 3.5 left.
+        let mut first = ProgressState::default();
+        first.running.insert(1, (100, 64));
+        first.running.insert(2, (100, 64));
+        let line = progress_line(4, Some(400), Duration::from_secs(10), &first);
+        assert!(line.contains("0/4 games · ETA 1m10s"), "{line}");
+    }
 
     #[test]
     fn clock_format() {
