@@ -105,8 +105,9 @@ fn bracketed(value: u32) -> String {
     text
 }
 
-/// [`board_lines`] with the tile at `mark` (row, column) singled out: the
-/// tile that just spawned, underlined in colour, in brackets without.
+/// The bordered board as lines for a terminal, with the tile at `mark`
+/// (row, column) singled out: the tile that just spawned, underlined in
+/// colour, in brackets without.
 pub(crate) fn board_lines_marked<B: GameBoard>(
     board: &B,
     color: bool,
