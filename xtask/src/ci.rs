@@ -37,8 +37,8 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     if let Some(arg) = args.first() {
         return Err(format!("`ci` takes no arguments, got `{arg}`").into());
     }
-    // The cargo steps, then the browser test.
-    let n_steps = STEPS.len() + 1;
+    // The cargo steps, then the Python package, then the browser test.
+    let n_steps = STEPS.len() + 2;
     let total = Instant::now();
     let mut timings: Vec<(&str, Duration)> = Vec::new();
     for (step_idx, step) in STEPS.iter().enumerate() {
@@ -57,6 +57,12 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         println!("<== {label} ok in {}", format_duration(took));
         timings.push((step.name, took));
     }
+    let label = format!("[{}/{n_steps}] python", STEPS.len() + 1);
+    let start = Instant::now();
+    python_test(&label)?;
+    let took = start.elapsed();
+    println!("<== {label} ok in {}", format_duration(took));
+    timings.push(("python", took));
     let label = format!("[{n_steps}/{n_steps}] browser");
     let start = Instant::now();
     let ran = browser_test(&label)?;
@@ -66,6 +72,22 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     println!("\nci: all {n_steps} steps passed in {}", format_duration(total.elapsed()));
     for (name, took) in timings {
         println!("  {name:<8} {}", format_duration(took));
+    }
+    Ok(())
+}
+
+/// The Python package (crates/py2048/ci.sh): a venv under the target
+/// directory, the wheel built by maturin and installed, pytest against the
+/// installed package; fails when pytest fails or collects no test.
+fn python_test(label: &str) -> Result<()> {
+    let mut cmd = Command::new("bash");
+    cmd.arg(project_root().join("crates/py2048/ci.sh"));
+    let shown = render(&cmd);
+    println!("\n==> {label}: {shown}");
+    let status = cmd.status().map_err(|err| format!("cannot start `{shown}`: {err}"))?;
+    if !status.success() {
+        println!("<== {label} FAILED");
+        return Err(format!("ci stopped: step {label} failed: `{shown}` ({status})").into());
     }
     Ok(())
 }

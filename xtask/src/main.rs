@@ -30,7 +30,8 @@ Usage: cargo xtask <task> [options]
 
 Tasks:
   ci                 Run what CI runs, stopping at the first failure:
-                     fmt check, clippy (-D warnings), tests, docs (-D warnings).
+                     fmt check, clippy (-D warnings), tests, docs (-D warnings),
+                     the Python package's pytest, the browser test.
   bench [--quick] [-- <criterion args>...]
                      Run the criterion benches of game-core and solver-expectimax
                      and print a Markdown table of the medians. `--quick` passes
