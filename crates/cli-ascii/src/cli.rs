@@ -256,7 +256,8 @@ pub(crate) struct TrainArgs {
     #[arg(long, value_name = "DIR", default_value = "train-out")]
     pub(crate) out: PathBuf,
     /// Continue from this checkpoint (its weights, learning-rate state and
-    /// counters).
+    /// counters), or from a weights file such as the shipped one (its
+    /// weights and episode count; the learning-rate state starts afresh).
     #[arg(long, value_name = "FILE")]
     pub(crate) resume: Option<PathBuf>,
     /// Episode i is played from a stream seeded by this and i: one thread

@@ -33,7 +33,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
     };
     let trainer = match &args.resume {
         Some(path) => {
-            let cp = ntuple::load_checkpoint(path)?;
+            let cp = ntuple::load_resumable(path)?;
             cp.into_trainer(config)?
         }
         None => Trainer::new(config, Network::filled(args.initial), Default::default())?,

@@ -328,3 +328,27 @@ pub fn load_checkpoint(path: &Path) -> Result<Checkpoint, FileError> {
     });
     Ok(Checkpoint { network, counters: Counters { episodes, moves, seconds }, coherence })
 }
+
+/// What training can go on from: a checkpoint (everything, exactly), or a
+/// shipped weights file (its network and episode count; the TC state starts
+/// afresh, and moves and time from 0), told apart by their magic bytes.
+///
+/// # Errors
+/// As [`load_checkpoint`] or [`crate::load_weights`].
+pub fn load_resumable(path: &Path) -> Result<Checkpoint, FileError> {
+    let mut magic = [0u8; 8];
+    File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .map_err(|e| FileError::new(path, FileErrorKind::Io(e)))?;
+    if &magic == CHECKPOINT_MAGIC {
+        return load_checkpoint(path);
+    }
+    // Anything else is read as a weights file, whose loader names what is
+    // wrong (wrong magic included).
+    let weights = crate::load_weights(path)?;
+    Ok(Checkpoint {
+        network: weights.network,
+        counters: Counters { episodes: weights.episodes, moves: 0, seconds: 0.0 },
+        coherence: None,
+    })
+}

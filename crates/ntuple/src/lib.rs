@@ -24,7 +24,9 @@ mod network;
 mod train;
 mod weights;
 
-pub use file::{Checkpoint, FileError, FileErrorKind, load_checkpoint, save_checkpoint};
+pub use file::{
+    Checkpoint, FileError, FileErrorKind, load_checkpoint, load_resumable, save_checkpoint,
+};
 pub use network::{
     CELL_VALUES, Greedy, N_FEATURES, N_TUPLES, N_WEIGHTS, Network, PATTERNS, TUPLE_ENTRIES,
     TUPLE_LEN, features,

@@ -152,3 +152,27 @@ fn a_short_training_run_makes_greedy_play_better() {
     // direction), several thousand after 400 episodes.
     assert!(learned > 2.0 * untrained, "untrained {untrained}, trained {learned}");
 }
+
+#[test]
+fn training_resumes_from_a_weights_file_or_a_checkpoint() {
+    let trainer = trained(30);
+    let weights = Scratch::new("resumable.n2048");
+    save_weights(trainer.network(), 30, &weights.0).expect("written");
+    let from_weights = ntuple::load_resumable(&weights.0).expect("a weights file");
+    assert_eq!(from_weights.counters.episodes, 30);
+    assert!(!from_weights.has_coherence(), "a weights file carries no TC state");
+    let checkpoint = Scratch::new("resumable.ckpt");
+    save_checkpoint(&trainer, &checkpoint.0).expect("written");
+    let from_checkpoint = ntuple::load_resumable(&checkpoint.0).expect("a checkpoint");
+    assert!(from_checkpoint.has_coherence());
+    assert_eq!(from_checkpoint.counters, trainer.counters());
+    // Training goes on from the weights file's episode count.
+    let mut config = *trainer.config();
+    config.episodes = Some(40);
+    let more = from_weights.into_trainer(config).expect("valid");
+    more.run(&AtomicBool::new(false));
+    assert_eq!(more.counters().episodes, 40);
+    std::fs::write(&weights.0, b"nonsense").expect("writable");
+    let err = ntuple::load_resumable(&weights.0).unwrap_err();
+    assert!(matches!(err.kind(), FileErrorKind::NotOurs(_)), "{err}");
+}
