@@ -18,9 +18,9 @@
 use std::path::PathBuf;
 
 use std::io::{BufRead, BufReader, Read};
-use std::process::{ExitStatus, Stdio};
+use std::process::ExitStatus;
 
-use crate::util::{cli, run};
+use crate::util::{run, spawn_piped};
 
 /// The prefix of a command this test runs.
 const PROMPT: &str = "$ cargo run -q -p cli-ascii -- ";
@@ -152,12 +152,7 @@ fn mask(line: &str) -> String {
 /// closed after them, so the program must end quietly and at once (a whole
 /// transcript would take a second).
 fn first_lines(args: &[String], n: usize) -> (ExitStatus, String, Vec<u8>) {
-    let mut child = cli()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
+    let mut child = spawn_piped(args);
     let mut reader = BufReader::new(child.stdout.take().expect("stdout is piped"));
     let mut text = String::new();
     for _ in 0..n {

@@ -27,17 +27,23 @@ pub(crate) fn run(args: &[&str], stdin: Option<&str>) -> Output {
     child.wait_with_output().expect("the binary ends")
 }
 
+/// Starts the binary with `args`, its stdout and stderr piped to the test.
+#[track_caller]
+pub(crate) fn spawn_piped<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> std::process::Child {
+    cli()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts")
+}
+
 /// Runs the binary with `args` like [`run`], but kills it and fails the test
 /// if it has not ended within `limit`: for work that must be skipped, not
 /// merely done.
 #[track_caller]
 pub(crate) fn run_within(args: &[&str], limit: Duration) -> Output {
-    let mut child = cli()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
+    let mut child = spawn_piped(args);
     let started = Instant::now();
     while child.try_wait().expect("the binary can be waited for").is_none() {
         if started.elapsed() > limit {

@@ -333,10 +333,7 @@ impl Trainer {
     pub fn run(&self, stop: &AtomicBool) {
         let start = Instant::now();
         let started_run = self.lock().run_time;
-        let clock = || {
-            let mut log = self.lock();
-            log.run_time = started_run + start.elapsed();
-        };
+        let clock = || started_run + start.elapsed();
         std::thread::scope(|scope| {
             for _ in 0..self.config.threads {
                 scope.spawn(|| {
@@ -346,24 +343,27 @@ impl Trainer {
                             break;
                         }
                         let episode = self.play_episode(i);
-                        clock();
-                        self.record(&episode);
+                        self.record(&episode, clock());
                     }
                 });
             }
         });
         // Episodes handed out but never started go back, so a later run
         // plays them.
-        let done = self.lock().done;
-        self.next_episode.store(done, Ordering::Relaxed);
-        clock();
+        let mut log = self.lock();
+        log.run_time = clock();
+        self.next_episode.store(log.done, Ordering::Relaxed);
     }
 
-    fn record(&self, episode: &Episode) {
+    /// Counts a finished episode; `run_time` is this process's training
+    /// time so far.
+    fn record(&self, episode: &Episode, run_time: Duration) {
         self.moves.fetch_add(episode.moves, Ordering::Relaxed);
         let moves = self.moves.load(Ordering::Relaxed);
         let seconds = self.seconds_before;
         let mut log = self.lock();
+        // Another thread may have read the clock later and locked first.
+        log.run_time = log.run_time.max(run_time);
         log.done += 1;
         log.window.add(episode);
         if log.window.episodes == self.config.curve_every {
