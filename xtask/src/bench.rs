@@ -6,7 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use crate::json::Json;
+use serde::Deserialize;
+
 use crate::util::{Result, cargo, run_checked};
 
 /// The crates whose benches make up the project's figures, in report order.
@@ -57,15 +58,14 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
 }
 
 /// Runs every bench target of [`BENCH_CRATES`] and returns the results this
-/// run wrote. A crate without bench targets yet is skipped with a note.
+/// run wrote.
 pub(crate) fn run_benches(args: &BenchArgs) -> Result<Vec<BenchRow>> {
     let metadata = cargo_metadata()?;
     let started = SystemTime::now();
     for &krate in BENCH_CRATES {
-        let targets = bench_targets(&metadata, krate);
+        let targets = metadata.bench_targets(krate);
         if targets.is_empty() {
-            println!("note: {krate} has no bench target yet; skipping it");
-            continue;
+            return Err(format!("{krate} has no bench target (cargo metadata)").into());
         }
         // Name each bench target: a bare `cargo bench -p` would also run the
         // library under libtest's harness, which rejects criterion's flags.
@@ -84,12 +84,42 @@ pub(crate) fn run_benches(args: &BenchArgs) -> Result<Vec<BenchRow>> {
     }
     let criterion_dir = match std::env::var_os("CRITERION_HOME") {
         Some(dir) => PathBuf::from(dir),
-        None => target_directory(&metadata).join("criterion"),
+        None => metadata.target_directory.join("criterion"),
     };
     collect(&criterion_dir, started)
 }
 
-fn cargo_metadata() -> Result<Json> {
+/// What xtask reads of `cargo metadata --format-version 1`.
+#[derive(Debug, Deserialize)]
+struct Metadata {
+    target_directory: PathBuf,
+    packages: Vec<Package>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Package {
+    name: String,
+    targets: Vec<Target>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Target {
+    name: String,
+    kind: Vec<String>,
+}
+
+impl Metadata {
+    /// The names of `package`'s bench targets.
+    fn bench_targets(&self, package: &str) -> Vec<&str> {
+        let Some(pkg) = self.packages.iter().find(|p| p.name == package) else {
+            return Vec::new();
+        };
+        let benches = pkg.targets.iter().filter(|t| t.kind.iter().any(|k| k == "bench"));
+        benches.map(|t| t.name.as_str()).collect()
+    }
+}
+
+fn cargo_metadata() -> Result<Metadata> {
     let mut cmd = cargo();
     cmd.args(["metadata", "--no-deps", "--format-version", "1"]);
     let out = cmd.output().map_err(|err| format!("cannot run `cargo metadata`: {err}"))?;
@@ -97,65 +127,53 @@ fn cargo_metadata() -> Result<Json> {
         let stderr = String::from_utf8_lossy(&out.stderr);
         return Err(format!("`cargo metadata` failed ({}): {}", out.status, stderr.trim()).into());
     }
-    Ok(Json::parse(&String::from_utf8_lossy(&out.stdout))?)
+    serde_json::from_slice(&out.stdout)
+        .map_err(|err| format!("cannot read `cargo metadata`'s output: {err}").into())
 }
 
-fn target_directory(metadata: &Json) -> PathBuf {
-    match metadata.get("target_directory").and_then(Json::as_str) {
-        Some(dir) => PathBuf::from(dir),
-        None => crate::util::target_dir(),
-    }
-}
-
-/// The names of `package`'s bench targets, from `cargo metadata` output.
-fn bench_targets(metadata: &Json, package: &str) -> Vec<String> {
-    let packages = metadata.get("packages").and_then(Json::as_array).unwrap_or(&[]);
-    let Some(pkg) = packages.iter().find(|p| p.get("name").and_then(Json::as_str) == Some(package))
-    else {
-        return Vec::new();
-    };
-    let targets = pkg.get("targets").and_then(Json::as_array).unwrap_or(&[]);
-    targets
-        .iter()
-        .filter(|t| {
-            let kinds = t.get("kind").and_then(Json::as_array).unwrap_or(&[]);
-            kinds.iter().any(|k| k.as_str() == Some("bench"))
-        })
-        .filter_map(|t| t.get("name").and_then(Json::as_str).map(str::to_owned))
-        .collect()
-}
-
-/// How much work one iteration of a benchmark does, as criterion records it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How much work one iteration of a benchmark does: criterion's own
+/// `Throughput`, in the form its serde derive writes (`{"Elements": 4096}`,
+/// `{"ElementsAndBytes": {"elements": 1, "bytes": 8}}`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 pub(crate) enum Throughput {
-    Elements(u64),
-    Bytes(u64),
     Bits(u64),
+    Bytes(u64),
+    BytesDecimal(u64),
+    Elements(u64),
+    ElementsAndBytes { elements: u64, bytes: u64 },
 }
 
 impl Throughput {
-    /// Reads criterion's serde form: `{"Elements": 4096}`,
-    /// `{"BytesDecimal": 10}`, `{"ElementsAndBytes": {"elements": 1, "bytes": 8}}`
-    /// and so on; elements win when both are given.
-    fn from_json(json: &Json) -> Option<Throughput> {
-        let (kind, value) = json.as_object()?.first()?;
-        let count = |v: &Json| v.as_f64().filter(|n| *n > 0.0).map(|n| n as u64);
-        match kind.as_str() {
-            "Elements" => count(value).map(Throughput::Elements),
-            "Bytes" | "BytesDecimal" => count(value).map(Throughput::Bytes),
-            "Bits" => count(value).map(Throughput::Bits),
-            "ElementsAndBytes" => value.get("elements").and_then(count).map(Throughput::Elements),
-            _ => None,
-        }
-    }
-
+    /// The count per iteration and its unit; elements win when both are
+    /// given.
     fn count_and_unit(self) -> (u64, &'static str) {
         match self {
-            Throughput::Elements(n) => (n, "elem"),
-            Throughput::Bytes(n) => (n, "B"),
+            Throughput::Elements(n) | Throughput::ElementsAndBytes { elements: n, .. } => {
+                (n, "elem")
+            }
+            Throughput::Bytes(n) | Throughput::BytesDecimal(n) => (n, "B"),
             Throughput::Bits(n) => (n, "bit"),
         }
     }
+}
+
+/// What xtask reads of criterion's `new/benchmark.json`.
+#[derive(Debug, Deserialize)]
+struct BenchmarkFile {
+    full_id: String,
+    throughput: Option<Throughput>,
+}
+
+/// What xtask reads of criterion's `new/estimates.json`.
+#[derive(Debug, Deserialize)]
+struct EstimatesFile {
+    median: Estimate,
+}
+
+#[derive(Debug, Deserialize)]
+struct Estimate {
+    /// Nanoseconds per iteration.
+    point_estimate: f64,
 }
 
 /// One benchmark's result.
@@ -172,25 +190,15 @@ impl BenchRow {
     /// Builds a row from the `benchmark.json` and `estimates.json` criterion
     /// writes in a benchmark's `new/` directory.
     pub(crate) fn from_files(benchmark: &str, estimates: &str) -> Result<BenchRow> {
-        let benchmark = Json::parse(benchmark)?;
-        let estimates = Json::parse(estimates)?;
-        let median_ns = estimates
-            .path(&["median", "point_estimate"])
-            .and_then(Json::as_f64)
-            .ok_or("estimates.json has no median.point_estimate")?;
-        let id = match benchmark.get("full_id").and_then(Json::as_str) {
-            Some(id) => id.to_owned(),
-            None => ["group_id", "function_id", "value_str"]
-                .iter()
-                .filter_map(|key| benchmark.get(key).and_then(Json::as_str))
-                .collect::<Vec<_>>()
-                .join("/"),
-        };
-        if id.is_empty() {
-            return Err("benchmark.json has no group_id".into());
-        }
-        let throughput = benchmark.get("throughput").and_then(Throughput::from_json);
-        Ok(BenchRow { id, median_ns, throughput })
+        let benchmark: BenchmarkFile = serde_json::from_str(benchmark)
+            .map_err(|err| format!("cannot read benchmark.json: {err}"))?;
+        let estimates: EstimatesFile = serde_json::from_str(estimates)
+            .map_err(|err| format!("cannot read estimates.json: {err}"))?;
+        Ok(BenchRow {
+            id: benchmark.full_id,
+            median_ns: estimates.median.point_estimate,
+            throughput: benchmark.throughput,
+        })
     }
 }
 
@@ -348,12 +356,19 @@ mod tests {
     }
 
     #[test]
-    fn builds_the_id_when_full_id_is_missing() {
-        let benchmark = r#"{"group_id":"search","function_id":"depth","value_str":"3","throughput":{"ElementsAndBytes":{"elements":7,"bytes":56}}}"#;
-        let row = BenchRow::from_files(benchmark, ESTIMATES_JSON).unwrap();
-        assert_eq!(row.id, "search/depth/3");
-        assert_eq!(row.throughput, Some(Throughput::Elements(7)));
-        assert!(BenchRow::from_files(benchmark, "{}").is_err());
+    fn reads_every_throughput_and_refuses_incomplete_files() {
+        let with = |throughput: &str| {
+            let benchmark = format!(
+                r#"{{"group_id":"search","full_id":"search/d","throughput":{throughput}}}"#
+            );
+            BenchRow::from_files(&benchmark, ESTIMATES_JSON).unwrap().throughput
+        };
+        let both = with(r#"{"ElementsAndBytes":{"elements":7,"bytes":56}}"#).unwrap();
+        assert_eq!(both.count_and_unit(), (7, "elem"));
+        assert_eq!(with(r#"{"BytesDecimal":10}"#).unwrap().count_and_unit(), (10, "B"));
+        assert_eq!(with("null"), None);
+        let err = BenchRow::from_files(BENCHMARK_JSON, "{}").unwrap_err().to_string();
+        assert!(err.contains("estimates.json") && err.contains("median"), "{err}");
     }
 
     #[test]

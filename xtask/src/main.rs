@@ -2,8 +2,10 @@
 //! results) written in plain Rust, so it runs wherever cargo does.
 //!
 //! This follows matklad's cargo-xtask pattern: `.cargo/config.toml` aliases
-//! `cargo xtask` to `cargo run --package xtask --`. The crate depends on std
-//! alone, because it is compiled on every fresh clone before any task runs.
+//! `cargo xtask` to `cargo run --package xtask --`. It is compiled on every
+//! fresh clone before any task runs, so its dependencies are few: the
+//! workspace's `records` crate (the tournament records' one reader) and
+//! serde_json (cargo's and criterion's JSON, read into typed structs).
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -13,11 +15,10 @@
 mod bench;
 mod ci;
 mod curve;
-mod json;
 mod machine;
 mod plot;
-mod records;
 mod results;
+mod summary;
 #[cfg(test)]
 mod tidy;
 mod tune;
@@ -37,9 +38,12 @@ Tasks:
                      and print a Markdown table of the medians. `--quick` passes
                      criterion's --quick; arguments after `--` (e.g. a filter)
                      go to criterion.
-  results [--quick]  Run the standard benchmarks and seeded tournaments, then
+  results [--quick | --committed]
+                     Run the standard benchmarks and seeded tournaments, then
                      regenerate docs/results.md and docs/results.svg. `--quick`
-                     gives a small run for checking the pipeline.
+                     gives a small run for checking the pipeline; `--committed`
+                     only prints the tables of the committed records in
+                     docs/data (what results.md's long-tournament table says).
   tune [--preset P] [--games N] [--first-seed S] [--rounds R] [--step F] [--parallel N]
                      Tune the evaluator's weights by seeded tournaments: a
                      coordinate search that keeps a change only when its mean

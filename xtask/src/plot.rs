@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use crate::records::percentile;
+use crate::summary::percentile;
 
 /// One distribution to draw, e.g. the scores of one preset's tournament.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,18 +3,22 @@
 //! `docs/results.svg`, from scratch.
 //!
 //! Tournaments run through the release `cli-ascii` binary, which writes one
-//! CSV line per game (see [`crate::records`]); everything after that (the
-//! statistics, the tables, the plot) happens here.
+//! CSV line per game (the `records` crate's format, read back with the same
+//! crate); everything after that (the statistics, the tables, the plot)
+//! happens here. `cargo xtask results --committed` prints only what comes
+//! from the committed records under `docs/data/`, without running anything.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+use records::Record;
 use std::time::{Duration, Instant};
 
 use crate::bench::{self, BenchArgs, BenchRow};
 use crate::machine::Machine;
 use crate::plot::{self, Series};
-use crate::records::{self, REACH_TILES, Summary};
+use crate::summary::{REACH_TILES, Summary};
 use crate::util::{Result, cargo, format_duration, project_root, run_checked, target_dir};
 
 /// Scratch space for the per-game CSV files (ignored by git).
@@ -96,6 +100,8 @@ const SCALING_MAX_MOVES: &str = "1500";
 #[derive(Debug, Default, PartialEq, Eq)]
 struct ResultsArgs {
     quick: bool,
+    /// Only the tables and plot of the committed records, to stdout.
+    committed: bool,
 }
 
 impl ResultsArgs {
@@ -104,6 +110,7 @@ impl ResultsArgs {
         for arg in args {
             match arg.as_str() {
                 "--quick" => parsed.quick = true,
+                "--committed" => parsed.committed = true,
                 other => return Err(format!("unknown `results` argument `{other}`").into()),
             }
         }
@@ -113,6 +120,10 @@ impl ResultsArgs {
 
 pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = ResultsArgs::parse(args)?;
+    if args.committed {
+        print!("{}", long_runs_markdown(&long_runs()?));
+        return Ok(());
+    }
     let started = Instant::now();
     let machine = Machine::detect();
     let mut commands =
@@ -120,7 +131,6 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
 
     let binary = build_cli()?;
     commands.push("cargo build --release -p cli-ascii".to_owned());
-    let help = tournament_help(&binary)?;
 
     let bench_rows =
         bench::run_benches(&BenchArgs { quick: args.quick, criterion_args: Vec::new() })?;
@@ -148,25 +158,19 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         });
     }
 
-    let scaling = if help.contains("--threads") {
-        let games = if args.quick { SCALING_QUICK_GAMES } else { SCALING_GAMES };
-        let mut scaling = Vec::new();
-        for threads in thread_counts(&machine.cores) {
-            let csv = format!("{SCRATCH_DIR}/scaling-{threads}.csv");
-            let mut scaling_args = tournament_args(SCALING_PRESET, games, 1, &csv);
-            scaling_args.extend(["--threads".to_owned(), threads.to_string()]);
-            scaling_args.extend(["--max-moves".to_owned(), SCALING_MAX_MOVES.to_owned()]);
-            // One game at a time: the threads under test are the search's.
-            scaling_args.extend(["--parallel".to_owned(), "1".to_owned()]);
-            let outcome = run_tournament(&binary, &scaling_args, &csv)?;
-            commands.push(outcome.command.clone());
-            scaling.push((threads, outcome));
-        }
-        Some(scaling)
-    } else {
-        println!("note: `cli-ascii tournament` has no --threads flag yet; skipping thread scaling");
-        None
-    };
+    let games = if args.quick { SCALING_QUICK_GAMES } else { SCALING_GAMES };
+    let mut scaling = Vec::new();
+    for threads in thread_counts(&machine.cores) {
+        let csv = format!("{SCRATCH_DIR}/scaling-{threads}.csv");
+        let mut scaling_args = tournament_args(SCALING_PRESET, games, 1, &csv);
+        scaling_args.extend(["--threads".to_owned(), threads.to_string()]);
+        scaling_args.extend(["--max-moves".to_owned(), SCALING_MAX_MOVES.to_owned()]);
+        // One game at a time: the threads under test are the search's.
+        scaling_args.extend(["--parallel".to_owned(), "1".to_owned()]);
+        let outcome = run_tournament(&binary, &scaling_args, &csv)?;
+        commands.push(outcome.command.clone());
+        scaling.push((threads, outcome));
+    }
 
     // The plot shows final scores only: games stopped after a number of
     // moves are left out, the committed full games of long runs go in.
@@ -179,11 +183,8 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             scores: run.outcome.records.iter().map(|r| r.score).collect(),
         })
         .collect();
-    series.extend(long.iter().map(|run| Series {
-        name: run.name.clone(),
-        scores: run.records.iter().map(|r| r.score).collect(),
-    }));
-    let svg = plot::score_distribution_svg("Score distribution per preset", &series);
+    series.extend(long.iter().map(LongRun::series));
+    let svg = plot::score_distribution_svg(PLOT_TITLE, &series);
     fs::write(project_root().join(RESULTS_SVG), svg)?;
 
     let report = Report { quick: args.quick, machine, bench_rows, runs, long, scaling, commands };
@@ -199,21 +200,6 @@ fn build_cli() -> Result<PathBuf> {
     println!("==> {}", crate::util::render(&cmd));
     run_checked(&mut cmd)?;
     Ok(target_dir().join("release").join(format!("cli-ascii{}", std::env::consts::EXE_SUFFIX)))
-}
-
-/// The help text of `cli-ascii tournament`, or an error saying the command is
-/// not there yet: the results cannot be produced without it.
-fn tournament_help(binary: &Path) -> Result<String> {
-    let out = Command::new(binary).args(["tournament", "--help"]).stdin(Stdio::null()).output();
-    match out {
-        Ok(out) if out.status.success() => Ok(String::from_utf8_lossy(&out.stdout).into_owned()),
-        _ => Err(format!(
-            "the cli-ascii tournament is not available yet (`{} tournament --help` failed); \
-             cannot regenerate {RESULTS_MD}",
-            binary.display()
-        )
-        .into()),
-    }
 }
 
 /// The `tournament` arguments for one seeded run of the expectimax player.
@@ -251,7 +237,7 @@ struct Outcome {
     /// The command line, runnable from the workspace root.
     command: String,
     wall: Duration,
-    records: Vec<records::GameRecord>,
+    records: Vec<Record>,
 }
 
 #[derive(Debug)]
@@ -270,8 +256,16 @@ struct TournamentRun {
 struct LongRun {
     name: String,
     provenance: String,
-    records: Vec<records::GameRecord>,
+    records: Vec<Record>,
 }
+
+impl LongRun {
+    fn series(&self) -> Series {
+        Series { name: self.name.clone(), scores: self.records.iter().map(|r| r.score).collect() }
+    }
+}
+
+const PLOT_TITLE: &str = "Score distribution per preset";
 
 /// Reads every `NAME.csv` (with its `NAME.txt`) under [`LONG_RUNS_DIR`].
 fn long_runs() -> Result<Vec<LongRun>> {
@@ -286,7 +280,7 @@ fn long_runs() -> Result<Vec<LongRun>> {
     for path in paths {
         let text = fs::read_to_string(&path)?;
         let records =
-            records::parse_csv(&text).map_err(|err| format!("{}: {err}", path.display()))?;
+            records::read_csv(&text).map_err(|err| format!("{}: {err}", path.display()))?;
         let provenance = fs::read_to_string(path.with_extension("txt")).unwrap_or_default();
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         runs.push(LongRun { name, provenance: provenance.trim().to_owned(), records });
@@ -316,7 +310,7 @@ fn run_tournament(binary: &Path, args: &[String], csv: &str) -> Result<Outcome> 
     let text = fs::read_to_string(&csv_path)
         .map_err(|err| format!("`{command}` wrote no {}: {err}", csv_path.display()))?;
     let records =
-        records::parse_csv(&text).map_err(|err| format!("{}: {err}", csv_path.display()))?;
+        records::read_csv(&text).map_err(|err| format!("{}: {err}", csv_path.display()))?;
     println!("<== {} games in {}", records.len(), format_duration(wall));
     Ok(Outcome { command, wall, records })
 }
@@ -329,7 +323,7 @@ struct Report {
     bench_rows: Vec<BenchRow>,
     runs: Vec<TournamentRun>,
     long: Vec<LongRun>,
-    scaling: Option<Vec<(usize, Outcome)>>,
+    scaling: Vec<(usize, Outcome)>,
     commands: Vec<String>,
 }
 
@@ -399,78 +393,14 @@ fn render_markdown(report: &Report) -> String {
         md.push('\n');
     }
 
-    if !report.long.is_empty() {
-        md.push_str(
-            "\n### Long tournaments (committed records)\n\nFull games too long for this task, \
-             played in the background and kept game by game under `docs/data/`; \
-             summarised here, not replayed. *Mean per move* is the games' total time \
-             over their moves; the deepest late searches take several times the median, \
-             so it is well above the typical move. *Per-game medians* is the range of \
-             each game's median time per decision, where the records have one.\n\n\
-             | run | games | median score | best | mean per move | per-game medians |",
-        );
-        for tile in REACH_TILES {
-            md.push_str(&format!(" {tile} |"));
-        }
-        md.push_str("\n|---|---:|---:|---:|---:|---:|");
-        md.push_str(&"---:|".repeat(REACH_TILES.len()));
-        md.push('\n');
-        for run in &report.long {
-            let Some(s) = Summary::of(&run.records) else { continue };
-            md.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} |",
-                run.name,
-                s.games,
-                s.median,
-                s.max,
-                s.millis_per_move().map_or("–".to_owned(), format_millis),
-                s.median_decision_millis.map_or("–".to_owned(), |(low, high)| format!(
-                    "{} to {}",
-                    format_millis(low),
-                    format_millis(high)
-                ))
-            ));
-            s.reach.iter().for_each(|rate| md.push_str(&format!(" {:.1}% |", rate * 100.0)));
-            md.push('\n');
-        }
-        md.push('\n');
-        for run in &report.long {
-            md.push_str(&format!("- `{}`: {}\n", run.name, run.provenance));
-        }
-    }
-
+    md.push_str(&long_runs_markdown(&report.long));
     md.push_str(
         "\n### Score distribution\n\n![Score distribution per preset: histograms on a log \
          scale and box plots (whiskers at the extremes, box from the 25th to the 75th \
          percentile, bar at the median)](results.svg)\n",
     );
 
-    md.push_str("\n## Thread scaling\n\n");
-    match &report.scaling {
-        None => md.push_str("Not measured: `cli-ascii tournament` has no `--threads` flag yet.\n"),
-        Some(scaling) => {
-            md.push_str(&format!(
-                "The `{SCALING_PRESET}` preset on the same seeds at each thread count; the speed-up \
-                 is in moves per second of game time.\n\n\
-                 | threads | games | moves per second | speed-up |\n|---:|---:|---:|---:|\n"
-            ));
-            let base =
-                scaling.first().and_then(|(_, o)| Summary::of(&o.records)?.moves_per_second());
-            for (threads, outcome) in scaling {
-                let rate = Summary::of(&outcome.records).and_then(|s| s.moves_per_second());
-                let speed_up = match (rate, base) {
-                    (Some(rate), Some(base)) if base > 0.0 => format!("{:.2}x", rate / base),
-                    _ => "–".to_owned(),
-                };
-                md.push_str(&format!(
-                    "| {threads} | {} | {} | {speed_up} |\n",
-                    outcome.records.len(),
-                    rate.map_or("–".to_owned(), |r| format!("{r:.1}"))
-                ));
-            }
-        }
-    }
-
+    md.push_str(&scaling_markdown(&report.scaling));
     md.push_str(
         "\n## Benchmarks\n\nCriterion medians from `cargo bench` of game-core and \
          solver-expectimax (also printed by `cargo xtask bench`). Where a benchmark \
@@ -493,6 +423,75 @@ fn render_markdown(report: &Report) -> String {
     md
 }
 
+/// The committed long tournaments: a table of their figures, then each
+/// run's provenance; empty without any. `--committed` prints this alone:
+/// the figures of `docs/results.md` that come from the committed records,
+/// which a change to the pipeline can be checked against without playing.
+fn long_runs_markdown(runs: &[LongRun]) -> String {
+    let mut md = String::new();
+    if runs.is_empty() {
+        return md;
+    }
+    md.push_str(
+        "\n### Long tournaments (committed records)\n\nFull games too long for this task, \
+         played in the background and kept game by game under `docs/data/`; \
+         summarised here, not replayed. *Mean per move* is the games' total time \
+         over their moves; the deepest late searches take several times the median, \
+         so it is well above the typical move. *Per-game medians* is the range of \
+         each game's median time per decision, where the records have one.\n\n\
+         | run | games | median score | best | mean per move | per-game medians |",
+    );
+    for tile in REACH_TILES {
+        md.push_str(&format!(" {tile} |"));
+    }
+    md.push_str("\n|---|---:|---:|---:|---:|---:|");
+    md.push_str(&"---:|".repeat(REACH_TILES.len()));
+    md.push('\n');
+    for run in runs {
+        let Some(s) = Summary::of(&run.records) else { continue };
+        let medians = s.median_decision_millis.map_or("–".to_owned(), |(low, high)| {
+            format!("{} to {}", format_millis(low), format_millis(high))
+        });
+        md.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {medians} |",
+            run.name,
+            s.games,
+            s.median,
+            s.max,
+            s.millis_per_move().map_or("–".to_owned(), format_millis),
+        ));
+        s.reach.iter().for_each(|rate| md.push_str(&format!(" {:.1}% |", rate * 100.0)));
+        md.push('\n');
+    }
+    md.push('\n');
+    for run in runs {
+        md.push_str(&format!("- `{}`: {}\n", run.name, run.provenance));
+    }
+    md
+}
+
+fn scaling_markdown(scaling: &[(usize, Outcome)]) -> String {
+    let mut md = format!(
+        "\n## Thread scaling\n\nThe `{SCALING_PRESET}` preset on the same seeds at each thread \
+         count; the speed-up is in moves per second of game time.\n\n\
+         | threads | games | moves per second | speed-up |\n|---:|---:|---:|---:|\n"
+    );
+    let base = scaling.first().and_then(|(_, o)| Summary::of(&o.records)?.moves_per_second());
+    for (threads, outcome) in scaling {
+        let rate = Summary::of(&outcome.records).and_then(|s| s.moves_per_second());
+        let speed_up = match (rate, base) {
+            (Some(rate), Some(base)) if base > 0.0 => format!("{:.2}x", rate / base),
+            _ => "–".to_owned(),
+        };
+        md.push_str(&format!(
+            "| {threads} | {} | {} | {speed_up} |\n",
+            outcome.records.len(),
+            rate.map_or("–".to_owned(), |r| format!("{r:.1}"))
+        ));
+    }
+    md
+}
+
 fn format_millis(millis: f64) -> String {
     bench::format_ns(millis * 1e6)
 }
@@ -500,30 +499,24 @@ fn format_millis(millis: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::GameRecord;
 
     #[test]
     fn parses_quick() {
         assert_eq!(
             ResultsArgs::parse(&["--quick".to_owned()]).unwrap(),
-            ResultsArgs { quick: true }
+            ResultsArgs { quick: true, committed: false }
         );
-        assert_eq!(ResultsArgs::parse(&[]).unwrap(), ResultsArgs { quick: false });
+        assert_eq!(ResultsArgs::parse(&[]).unwrap(), ResultsArgs::default());
+        assert!(ResultsArgs::parse(&["--committed".to_owned()]).unwrap().committed);
         assert!(ResultsArgs::parse(&["--games".to_owned()]).is_err());
     }
 
     #[test]
-    fn tournament_command_has_the_planned_flags() {
+    fn tournament_command_line() {
         assert_eq!(
             tournament_args("fast", 200, 1, "results-tmp/fast.csv").join(" "),
             "tournament --player expectimax --preset fast --games 200 --seed-start 1 --csv results-tmp/fast.csv"
         );
-    }
-
-    #[test]
-    fn a_missing_tournament_command_is_a_clear_error() {
-        let err = tournament_help(Path::new("/nonexistent/cli-ascii")).unwrap_err().to_string();
-        assert!(err.starts_with("the cli-ascii tournament is not available yet"), "{err}");
     }
 
     #[test]
@@ -537,15 +530,16 @@ mod tests {
 
     #[test]
     fn renders_every_section() {
-        let game = |seed, score, max_tile| GameRecord {
+        let game = |seed, score, max_tile| Record {
             seed,
             score,
             max_tile,
             moves: 1000,
             millis: 2000.0,
-            median_decision_micros: Some(1500.0 + seed as f64 * 100.0),
+            median_decision_micros: Some(1500 + seed * 100),
+            p99_decision_micros: None,
         };
-        let outcome = |records: Vec<GameRecord>| Outcome {
+        let outcome = |records: Vec<Record>| Outcome {
             command: "target/release/cli-ascii tournament --preset fast".to_owned(),
             wall: Duration::from_secs(3),
             records,
@@ -587,10 +581,7 @@ mod tests {
                 provenance: "by hand".to_owned(),
                 records: vec![game(1, 300_000, 16384), game(2, 600_000, 32768)],
             }],
-            scaling: Some(vec![
-                (1, outcome(vec![game(1, 1, 2)])),
-                (2, outcome(vec![game(1, 1, 2)])),
-            ]),
+            scaling: vec![(1, outcome(vec![game(1, 1, 2)])), (2, outcome(vec![game(1, 1, 2)]))],
             commands: vec!["cargo xtask results --quick".to_owned()],
         };
         let md = render_markdown(&report);
@@ -618,5 +609,25 @@ mod tests {
         assert!(md.contains("| 2 | 1 | 500.0 | 1.00x |"), "{md}");
         assert!(md.contains("| `moves/left` | 2.00 ns | – | – |"));
         assert!(md.ends_with("```sh\ncargo xtask results --quick\n```\n"));
+    }
+
+    /// Every long-run row that `docs/results.md` publishes is what the
+    /// committed records under `docs/data/` give today: the format and the
+    /// statistics cannot drift from the published figures unnoticed.
+    #[test]
+    fn results_md_agrees_with_the_committed_records() {
+        let published = fs::read_to_string(project_root().join(RESULTS_MD)).unwrap();
+        let rendered = long_runs_markdown(&long_runs().unwrap());
+        let row_of = |md: &str, name: &str| {
+            md.lines().find(|l| l.starts_with(&format!("| {name} |"))).map(str::to_owned)
+        };
+        let mut checked = 0;
+        for run in long_runs().unwrap() {
+            if let Some(row) = row_of(&published, &run.name) {
+                assert_eq!(Some(row), row_of(&rendered, &run.name), "{}", run.name);
+                checked += 1;
+            }
+        }
+        assert!(checked > 0, "{RESULTS_MD} publishes no committed run");
     }
 }
