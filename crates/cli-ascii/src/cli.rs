@@ -273,6 +273,11 @@ pub(crate) struct TrainArgs {
     /// Plain TD(0) with a fixed rate instead of temporal-coherence rates.
     #[arg(long)]
     pub(crate) no_tc: bool,
+    /// The share of episodes started from a late-game board kept from
+    /// earlier episodes (the first board of a game with 8192, 16384 or
+    /// 32768) rather than from the empty board; 0 turns restarts off.
+    #[arg(long, value_name = "SHARE", default_value_t = 0.5)]
+    pub(crate) restart_share: f64,
     /// Every weight's starting value (ignored with --resume).
     #[arg(long, value_name = "W", default_value_t = 0.0)]
     pub(crate) initial: f32,

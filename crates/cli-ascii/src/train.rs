@@ -30,6 +30,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
         episodes: args.episodes,
         four_probability: 0.1,
         curve_every: args.curve_every,
+        restart_share: args.restart_share,
     };
     let trainer = match &args.resume {
         Some(path) => {
@@ -153,8 +154,9 @@ fn progress_line(p: &Progress, moves_per_second: f64) -> String {
         .map(|(e, r)| format!("{} {:.1}%", 1u32 << e, 100.0 * r))
         .collect();
     format!(
-        "{:>9} episodes · {:.2} M moves/s · mean score {:.0} · {} · {}:{:02}:{:02}",
+        "{:>9} episodes ({} restarted) · {:.2} M moves/s · mean score {:.0} · {} · {}:{:02}:{:02}",
         p.episodes,
+        p.restarts,
         moves_per_second / 1e6,
         p.mean_score,
         reach.join(" "),

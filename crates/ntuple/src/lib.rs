@@ -32,6 +32,7 @@ pub use network::{
     TUPLE_LEN, features,
 };
 pub use train::{
-    CURVE_MILESTONES, Counters, CurveRow, Episode, Progress, TrainConfig, TrainError, Trainer,
+    CURVE_MILESTONES, Counters, CurveRow, Episode, Progress, RESTART_TILES, TrainConfig,
+    TrainError, Trainer,
 };
 pub use weights::{SCALE, Weights, load_weights, save_weights, shared_network};

@@ -9,6 +9,15 @@
 //! TC rates (Beal and Smith, as used for 2048 by Jaśkowski) give every
 //! weight its own step, large while its errors agree in sign and shrinking
 //! as they start to cancel out, so no learning-rate schedule is needed.
+//!
+//! Restarts (Matsuzaki's restart strategy, close to Jaśkowski's carousel
+//! shaping): a greedy game from the empty board reaches 16384 a few times in
+//! a hundred, so the boards that decide the late game are the rarest in
+//! training. The trainer keeps the board of each moment a game first made
+//! 8192, 16384 or 32768 (a bounded pool per tile), and starts a share of
+//! its episodes from one of them: a tile chosen uniformly among those with
+//! boards, then a board of it. Episodes started there feed the pools of the
+//! next tile, so training climbs with the network.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -21,6 +30,14 @@ use crate::network::{N_FEATURES, N_WEIGHTS, Network};
 /// The milestones a learning curve reports reach rates for, as exponents:
 /// 2048, 4096, 8192, 16384 and 32768.
 pub const CURVE_MILESTONES: [u8; 5] = [11, 12, 13, 14, 15];
+
+/// The tiles whose first appearance in a game is kept for restarts, as
+/// exponents: 8192, 16384 and 32768.
+pub const RESTART_TILES: [u8; 3] = [13, 14, 15];
+
+/// Boards kept per restart tile; once full, a new board replaces a random
+/// one, so the pool follows the network as it improves.
+const POOL_CAPACITY: usize = 2048;
 
 /// How the trainer learns. There is no `Default`: start from
 /// [`TrainConfig::standard`].
@@ -44,11 +61,16 @@ pub struct TrainConfig {
     pub four_probability: f64,
     /// Episodes per learning-curve row.
     pub curve_every: u64,
+    /// The share of episodes that restart from a kept late-game board
+    /// (see the module docs) rather than the empty board; 0 turns restarts
+    /// off. Episodes start from the empty board until a pool has a board.
+    pub restart_share: f64,
 }
 
 impl TrainConfig {
     /// The settings we train with: TC rates with a meta rate of 0.25, the
-    /// standard rules, a curve row per 10,000 episodes.
+    /// standard rules, a curve row per 10,000 episodes, and half the
+    /// episodes restarted from late-game boards.
     ///
     /// A meta rate of 1 (Jaśkowski's choice) learns as fast on one thread,
     /// but with two threads it diverged in 4 of 6 short runs (weights past
@@ -66,6 +88,7 @@ impl TrainConfig {
             episodes: None,
             four_probability: 0.1,
             curve_every: 10_000,
+            restart_share: 0.5,
         }
     }
 }
@@ -81,6 +104,8 @@ pub enum TrainError {
     BadFourProbability(f64),
     /// `curve_every` is 0.
     NoCurve,
+    /// The restart share is not in [0, 1].
+    BadRestartShare(f64),
 }
 
 impl std::fmt::Display for TrainError {
@@ -92,6 +117,9 @@ impl std::fmt::Display for TrainError {
                 write!(f, "the probability of a 4 must be from 0 to 1, not {p}")
             }
             TrainError::NoCurve => f.write_str("a learning-curve row needs at least one episode"),
+            TrainError::BadRestartShare(r) => {
+                write!(f, "the share of restarted episodes must be from 0 to 1, not {r}")
+            }
         }
     }
 }
@@ -121,12 +149,17 @@ pub struct Episode {
     pub moves: u64,
     /// The largest exponent reached (11 = 2048).
     pub max_exponent: u8,
+    /// Whether it started from a kept late-game board (then `score` counts
+    /// only what was scored after the restart).
+    pub restarted: bool,
 }
 
-/// A learning curve's row: the episodes since the previous row.
+/// A learning curve's row: the episodes from the empty board since the
+/// previous row (restarted episodes train the network but would flatter its
+/// scores, so they are left out of the row's mean and reach rates).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CurveRow {
-    /// Episodes done in all, at the end of the window.
+    /// Episodes done in all (restarted ones too), at the end of the window.
     pub episodes: u64,
     /// Moves played in all.
     pub moves: u64,
@@ -136,6 +169,8 @@ pub struct CurveRow {
     pub mean_score: f64,
     /// The window's share of games reaching each of [`CURVE_MILESTONES`].
     pub reach: [f64; CURVE_MILESTONES.len()],
+    /// Episodes restarted from kept boards in this process's runs.
+    pub restarts: u64,
 }
 
 /// Statistics of a run of episodes.
@@ -178,6 +213,8 @@ pub struct Progress {
     pub mean_score: f64,
     /// Reach rates over the same window.
     pub reach: [f64; CURVE_MILESTONES.len()],
+    /// Episodes restarted from kept boards in this process's runs.
+    pub restarts: u64,
 }
 
 /// Counters that a checkpoint keeps.
@@ -202,10 +239,14 @@ pub struct Trainer {
     /// Training time before this process's runs.
     seconds_before: f64,
     log: Mutex<Log>,
+    /// Boards for restarts, one pool per [`RESTART_TILES`] entry. Kept in
+    /// memory only: a resumed run refills them within minutes.
+    pools: Mutex<[Vec<Board>; RESTART_TILES.len()]>,
 }
 
 struct Log {
     done: u64,
+    restarts: u64,
     window: Window,
     last: Option<CurveRow>,
     rows: Vec<CurveRow>,
@@ -252,6 +293,9 @@ impl Trainer {
         if config.curve_every == 0 {
             return Err(TrainError::NoCurve);
         }
+        if !(0.0..=1.0).contains(&config.restart_share) {
+            return Err(TrainError::BadRestartShare(config.restart_share));
+        }
         let tc = match (config.coherence, tc) {
             (false, _) => None,
             (true, Some(tc)) => Some(tc),
@@ -264,8 +308,10 @@ impl Trainer {
             next_episode: AtomicU64::new(counters.episodes),
             moves: AtomicU64::new(counters.moves),
             seconds_before: counters.seconds,
+            pools: Mutex::new(Default::default()),
             log: Mutex::new(Log {
                 done: counters.episodes,
+                restarts: 0,
                 window: Window::default(),
                 last: None,
                 rows: Vec::new(),
@@ -319,6 +365,7 @@ impl Trainer {
             seconds: counters.seconds,
             mean_score,
             reach,
+            restarts: log.restarts,
         }
     }
 
@@ -365,6 +412,10 @@ impl Trainer {
         // Another thread may have read the clock later and locked first.
         log.run_time = log.run_time.max(run_time);
         log.done += 1;
+        if episode.restarted {
+            log.restarts += 1;
+            return;
+        }
         log.window.add(episode);
         if log.window.episodes == self.config.curve_every {
             let row = CurveRow {
@@ -373,6 +424,7 @@ impl Trainer {
                 seconds: seconds + log.run_time.as_secs_f64(),
                 mean_score: log.window.mean_score(),
                 reach: log.window.reach(),
+                restarts: log.restarts,
             };
             log.window = Window::default();
             log.last = Some(row.clone());
@@ -389,7 +441,13 @@ impl Trainer {
     pub fn play_episode(&self, i: u64) -> Episode {
         let mut rng = self.episode_rng(i);
         let p4 = self.config.four_probability;
-        let mut board = spawn(spawn(Board::EMPTY, &mut rng, p4), &mut rng, p4);
+        let (mut board, restarted) = match self.restart_board(&mut rng) {
+            Some(board) => (board, true),
+            None => (spawn(spawn(Board::EMPTY, &mut rng, p4), &mut rng, p4), false),
+        };
+        // The next restart tile this game may keep: those the start board
+        // already holds are not new.
+        let mut next_keep = RESTART_TILES.partition_point(|&e| e <= board.max_exponent());
         let mut previous: Option<([u32; N_FEATURES], f32)> = None;
         let (mut score, mut moves) = (0u64, 0u64);
         loop {
@@ -406,8 +464,50 @@ impl Trainer {
             score += u64::from(best.reward);
             moves += 1;
             board = spawn(best.after, &mut rng, p4);
+            // A move that made the next kept tile scored at least its value.
+            if next_keep < RESTART_TILES.len()
+                && best.reward >= 1 << RESTART_TILES[next_keep]
+                && board.max_exponent() >= RESTART_TILES[next_keep]
+            {
+                while next_keep < RESTART_TILES.len()
+                    && board.max_exponent() >= RESTART_TILES[next_keep]
+                {
+                    next_keep += 1;
+                }
+                self.keep(next_keep - 1, board, &mut rng);
+            }
         }
-        Episode { score, moves, max_exponent: board.max_exponent() }
+        Episode { score, moves, max_exponent: board.max_exponent(), restarted }
+    }
+
+    /// A kept board to start episode from, or `None` for the empty board:
+    /// with probability `restart_share`, a tile chosen uniformly among the
+    /// pools that have boards, then one of its boards.
+    fn restart_board(&self, rng: &mut GameRng) -> Option<Board> {
+        if self.config.restart_share == 0.0 || rng.unit() >= self.config.restart_share {
+            return None;
+        }
+        let pools = self.pools.lock().unwrap_or_else(|e| e.into_inner());
+        let filled: Vec<&Vec<Board>> = pools.iter().filter(|p| !p.is_empty()).collect();
+        if filled.is_empty() {
+            return None;
+        }
+        let pool = filled[rng.below(filled.len())];
+        Some(pool[rng.below(pool.len())])
+    }
+
+    /// Keeps `board` in pool `k`, replacing a random board once it is full.
+    fn keep(&self, k: usize, board: Board, rng: &mut GameRng) {
+        if self.config.restart_share == 0.0 {
+            return;
+        }
+        let mut pools = self.pools.lock().unwrap_or_else(|e| e.into_inner());
+        let pool = &mut pools[k];
+        if pool.len() < POOL_CAPACITY {
+            pool.push(board);
+        } else {
+            pool[rng.below(POOL_CAPACITY)] = board;
+        }
     }
 
     /// Moves the value of the board with features `f` by the error `delta`.
@@ -507,12 +607,53 @@ mod tests {
     }
 
     #[test]
+    fn restarts_start_from_kept_boards_and_keep_new_tiles() {
+        let mut config = TrainConfig::standard();
+        config.restart_share = 1.0;
+        let t = trainer(config);
+        // No kept board yet: the episode starts from the empty board.
+        assert!(!t.play_episode(0).restarted);
+        // Two 4096 side by side: the untrained network's greedy move is the
+        // merge (the biggest reward), which makes the game's first 8192.
+        let start: Board = "4096 4096 2 4/0 0 0 0/0 0 0 0/0 0 0 0".parse().expect("valid");
+        t.keep(0, start, &mut GameRng::new(0));
+        let episode = t.play_episode(1);
+        assert!(episode.restarted);
+        assert!(episode.score >= 8192, "the merge scores 8192: {episode:?}");
+        let pools = t.pools.lock().expect("not poisoned");
+        assert_eq!(pools[0].len(), 2, "the board with the new 8192 is kept");
+        assert_eq!(pools[0][1].max_exponent(), 13);
+        assert!(pools[1].is_empty() && pools[2].is_empty());
+        drop(pools);
+        // Restarted episodes stay out of the curve's mean and reach rates.
+        t.record(&episode, Duration::ZERO);
+        let p = t.progress();
+        assert_eq!((p.episodes, p.restarts, p.mean_score), (1, 1, 0.0));
+    }
+
+    #[test]
+    fn without_restarts_no_board_is_kept() {
+        let mut config = TrainConfig::standard();
+        config.restart_share = 0.0;
+        let t = trainer(config);
+        t.keep(0, Board::EMPTY, &mut GameRng::new(0));
+        assert!(t.pools.lock().expect("not poisoned").iter().all(Vec::is_empty));
+        assert!(!t.play_episode(0).restarted);
+    }
+
+    #[test]
     fn bad_settings_are_errors() {
         let mut c = TrainConfig::standard();
         c.threads = 0;
         assert!(matches!(
             Trainer::new(c, Network::filled(0.0), Counters::default()),
             Err(TrainError::NoThreads)
+        ));
+        let mut c = TrainConfig::standard();
+        c.restart_share = 1.5;
+        assert!(matches!(
+            Trainer::new(c, Network::filled(0.0), Counters::default()),
+            Err(TrainError::BadRestartShare(_))
         ));
     }
 }
