@@ -5,12 +5,13 @@ use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use game_core::{Board, Direction, GameBoard, Grid, Rules, RulesBuilder};
+use game_core::{Direction, GameBoard, Grid, Rules, RulesBuilder};
+use serde::{Serialize, Serializer};
 use solver_expectimax::{Decision, Solver};
 
 use crate::cli::AnalyzeArgs;
 use crate::render::{self, bordered};
-use crate::setup;
+use crate::setup::{self, with_board};
 
 pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     // The rules' other settings are checked here once; each board brings its size.
@@ -65,12 +66,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
 fn analyze(solver: &Solver, rules: Rules, text: &str, json: bool) -> anyhow::Result<String> {
     let grid: Grid = text.parse()?;
     let rules = RulesBuilder { size: grid.size(), ..rules.to_builder() }.build()?;
-    if grid.size() == 4 {
-        let board = Board::try_from(grid)?;
-        Ok(answer(solver, &board, &rules, json))
-    } else {
-        Ok(answer(solver, &grid, &rules, json))
-    }
+    with_board!(grid.size(), B => Ok(answer(solver, &B::try_from(grid)?, &rules, json)))
 }
 
 fn answer<B: GameBoard>(solver: &Solver, board: &B, rules: &Rules, json: bool) -> String {
@@ -101,64 +97,82 @@ fn text_answer<B: GameBoard>(board: &B, decision: Option<&Decision>) -> String {
     out
 }
 
-/// One JSON object on one line: the board, each direction's value (null
-/// when illegal), the best direction, depth, nodes and microseconds.
+/// One board's answer in JSON: the board, each direction's value (null when
+/// illegal), the best direction (null on a lost board), depth, nodes and
+/// microseconds. The field names and their order are the documented output.
+#[derive(Debug, Serialize)]
+struct JsonAnswer {
+    board: String,
+    values: Values,
+    best: Option<&'static str>,
+    depth: u32,
+    nodes: u64,
+    micros: u128,
+}
+
+/// Each direction's value, in `Direction::ALL`'s order.
+#[derive(Debug, Serialize)]
+struct Values {
+    #[serde(serialize_with = "number")]
+    up: Option<f64>,
+    #[serde(serialize_with = "number")]
+    down: Option<f64>,
+    #[serde(serialize_with = "number")]
+    left: Option<f64>,
+    #[serde(serialize_with = "number")]
+    right: Option<f64>,
+}
+
+/// One JSON object on one line, with its newline.
 fn json_answer<B: GameBoard>(board: &B, decision: Option<&Decision>) -> String {
-    let mut out = format!("{{\"board\":{},\"values\":{{", json_string(&board.to_string()));
-    for (i, dir) in Direction::ALL.into_iter().enumerate() {
-        let value = decision.and_then(|d| d.value(dir));
-        let sep = if i == 0 { "" } else { "," };
-        let _ = write!(out, "{sep}\"{}\":{}", dir.name(), json_number(value));
-    }
-    let best = decision.map_or_else(|| "null".to_owned(), |d| json_string(d.direction.name()));
-    let (depth, nodes, micros) =
-        decision.map_or((0, 0, 0), |d| (d.depth, d.stats.nodes, d.elapsed.as_micros()));
-    let _ = writeln!(
-        out,
-        "}},\"best\":{best},\"depth\":{depth},\"nodes\":{nodes},\"micros\":{micros}}}"
-    );
-    out
+    let value = |dir| decision.and_then(|d| d.value(dir));
+    let answer = JsonAnswer {
+        board: board.to_string(),
+        values: Values {
+            up: value(Direction::Up),
+            down: value(Direction::Down),
+            left: value(Direction::Left),
+            right: value(Direction::Right),
+        },
+        best: decision.map(|d| d.direction.name()),
+        depth: decision.map_or(0, |d| d.depth),
+        nodes: decision.map_or(0, |d| d.stats.nodes),
+        micros: decision.map_or(0, |d| d.elapsed.as_micros()),
+    };
+    // A struct of numbers and strings always serialises.
+    let mut line = serde_json::to_string(&answer).unwrap_or_default();
+    line.push('\n');
+    line
 }
 
-/// A JSON string literal.
-pub(crate) fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+/// A value as the shortest number that reads back the same, a whole one
+/// without a fraction (`180317`, not serde_json's `180317.0`: the
+/// tutorial's values are integers); null for none, NaN or infinity, which
+/// JSON cannot hold.
+fn number<S: Serializer>(value: &Option<f64>, serializer: S) -> Result<S::Ok, S::Error> {
+    match *value {
+        // Exact: a whole f64 below 2^53 is an i64 without rounding.
+        Some(v) if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 => {
+            serializer.serialize_i64(v as i64)
         }
-    }
-    out.push('"');
-    out
-}
-
-/// A JSON number, or null for none (and for NaN or infinity, which JSON
-/// cannot hold).
-fn json_number(value: Option<f64>) -> String {
-    match value {
-        Some(v) if v.is_finite() => format!("{v}"),
-        _ => "null".to_owned(),
+        Some(v) if v.is_finite() => serializer.serialize_f64(v),
+        _ => serializer.serialize_none(),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use game_core::Board;
+
     use super::*;
 
     #[test]
-    fn json_literals() {
-        assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
-        assert_eq!(json_number(Some(1.5)), "1.5");
-        assert_eq!(json_number(Some(1234.0)), "1234");
-        assert_eq!(json_number(None), "null");
-        assert_eq!(json_number(Some(f64::NAN)), "null");
+    fn json_numbers() {
+        let values = |v| Values { up: Some(1.5), down: Some(1234.0), left: None, right: v };
+        let json = |v| serde_json::to_string(&values(v)).unwrap();
+        assert_eq!(json(Some(-2.0)), r#"{"up":1.5,"down":1234,"left":null,"right":-2}"#);
+        assert!(json(Some(f64::NAN)).ends_with(r#""right":null}"#));
+        assert!(json(Some(1e300)).ends_with(r#""right":1e+300}"#));
     }
 
     #[test]

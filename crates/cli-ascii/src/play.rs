@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use game_core::{Board, Direction, Game, GameBoard, Grid, PlayError, Rules};
+use game_core::{Direction, Game, GameBoard, PlayError, Rules};
 use solver_expectimax::{Decision, Player};
 
 use crate::best;
@@ -14,7 +14,7 @@ use crate::cli::{PlayArgs, PlayerKind};
 use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE};
 use crate::layout;
 use crate::render;
-use crate::setup::{self, AnyPlayer, PlayerSpec};
+use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
 use crate::term::{self, TerminalGuard};
 
 /// What a key asks for.
@@ -331,11 +331,7 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     }
     let (seed, _) = setup::seed_or_clock(args.game.seed);
     let color = setup::use_color(args.game.no_color);
-    if rules.size() == 4 {
-        play_loop(Session::<Board>::new(rules, seed, player)?, color)
-    } else {
-        play_loop(Session::<Grid>::new(rules, seed, player)?, color)
-    }
+    with_board!(rules.size(), B => play_loop(Session::<B>::new(rules, seed, player)?, color))
 }
 
 fn play_loop<B: GameBoard>(mut session: Session<B>, color: bool) -> anyhow::Result<ExitCode> {
@@ -460,7 +456,7 @@ fn screen<B: GameBoard>(session: &Session<B>, color: bool, size: (usize, usize))
 
 #[cfg(test)]
 mod tests {
-    use game_core::RulesBuilder;
+    use game_core::{Board, Grid, RulesBuilder};
     use solver_expectimax::{Depth, Preset};
 
     use super::*;

@@ -13,6 +13,26 @@ use solver_expectimax::{
 
 use crate::cli::{PlayerKind, RulesArgs, SearchArgs, SearchSettings};
 
+/// Evaluates `$body` with `$B` naming the board type of `$size` x `$size`
+/// games: the packed `Board` on 4x4 (the fast path), `Grid` on every other
+/// size. The one place where the frontends choose between them.
+///
+/// ```ignore
+/// with_board!(rules.size(), B => play_loop(Session::<B>::new(rules, seed, player)?, color))
+/// ```
+macro_rules! with_board {
+    ($size:expr, $B:ident => $body:expr) => {
+        if $size == 4 {
+            type $B = game_core::Board;
+            $body
+        } else {
+            type $B = game_core::Grid;
+            $body
+        }
+    };
+}
+pub(crate) use with_board;
+
 /// The rules the options ask for, checked by game-core.
 pub(crate) fn rules(args: &RulesArgs) -> anyhow::Result<Rules> {
     let turn_rule = if args.tutorial_rules { TurnRule::Tutorial } else { TurnRule::Standard };
@@ -123,6 +143,14 @@ impl PlayerSpec {
             config: config_of(args, size),
             weights: args.settings.weights.clone(),
         }
+    }
+}
+
+/// Who plays, as the status line and the summary name it.
+pub(crate) fn who_plays(args: &SearchArgs) -> String {
+    match args.player {
+        PlayerKind::Expectimax => format!("expectimax, preset {}", args.settings.preset),
+        PlayerKind::Random => "random player".to_owned(),
     }
 }
 

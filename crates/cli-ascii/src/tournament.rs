@@ -8,17 +8,14 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use game_core::{Board, Direction, Game, GameBoard, Grid};
+use game_core::{Direction, Game, GameBoard};
+use records::Record;
 use solver_expectimax::{
     Decision, GameRecord, MILESTONES, Player, Summary, TournamentSpec, run_tournament_except,
 };
 
 use crate::cli::{PlayerKind, TournamentArgs};
-use crate::setup::{self, AnyPlayer, PlayerSpec};
-
-/// The CSV header. `cargo xtask results` reads the columns by name.
-pub(crate) const CSV_HEADER: &str =
-    "seed,score,max_tile,moves,millis,median_decision_micros,p99_decision_micros";
+use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
 
 pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let rules = setup::rules(&args.rules)?;
@@ -80,20 +77,19 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         progress.record(record);
     };
     let is_done = |seed| done.contains(&seed);
-    let mut records = if rules.size() == 4 {
-        run_tournament_except::<Board, _, _>(&spec, is_done, make_player, on_record)?
-    } else {
-        run_tournament_except::<Grid, _, _>(&spec, is_done, make_player, on_record)?
-    };
+    let played = with_board!(rules.size(), B => {
+        run_tournament_except::<B, _, _>(&spec, is_done, make_player, on_record)?
+    });
     progress.finish();
     let wall = started.elapsed();
-    records.extend(earlier);
+    let mut records: Vec<Record> = played.iter().map(record_of).chain(earlier).collect();
     records.sort_by_key(|r| r.seed);
 
     // Every output is attempted whatever befell the others, so that a full
     // disk under one file loses neither the other file nor the summary.
     let csv_written = csv.map_or(Ok(()), CsvLog::finish);
-    let json_written = json.map_or(Ok(()), |file| file.write(|out| write_json(out, &records)));
+    let json_written =
+        json.map_or(Ok(()), |file| file.write(|out| records::write_json(out, &records)));
     let mut out = BufWriter::new(io::stdout().lock());
     let summary_written = out
         .write_all(summary_table(&records, args, parallel, wall).as_bytes())
@@ -114,12 +110,12 @@ struct CsvLog {
 impl CsvLog {
     /// Opens `path`: a new file with the header, or with `resume` an
     /// existing one whose records are returned (a missing one is new).
-    fn open(path: &Path, resume: bool) -> anyhow::Result<(CsvLog, Vec<GameRecord>)> {
+    fn open(path: &Path, resume: bool) -> anyhow::Result<(CsvLog, Vec<Record>)> {
         let context = || format!("cannot write {}", path.display());
         let earlier = if resume && path.exists() {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            parse_csv(&text).with_context(|| format!("cannot resume {}", path.display()))?
+            records::read_csv(&text).with_context(|| format!("cannot resume {}", path.display()))?
         } else {
             Vec::new()
         };
@@ -133,7 +129,7 @@ impl CsvLog {
             .with_context(context)?;
         let mut out = BufWriter::new(file);
         if fresh {
-            writeln!(out, "{CSV_HEADER}").and_then(|()| out.flush()).with_context(context)?;
+            records::write_csv_header(&mut out).and_then(|()| out.flush()).with_context(context)?;
         }
         Ok((CsvLog { path: path.to_owned(), out: Mutex::new((out, Ok(()))) }, earlier))
     }
@@ -142,7 +138,7 @@ impl CsvLog {
         let mut guard = self.out.lock().unwrap_or_else(|e| e.into_inner());
         let (out, status) = &mut *guard;
         if status.is_ok() {
-            *status = write_csv_line(out, record).and_then(|()| out.flush());
+            *status = record_of(record).write_csv_line(out).and_then(|()| out.flush());
         }
     }
 
@@ -150,35 +146,6 @@ impl CsvLog {
         let (_, status) = self.out.into_inner().unwrap_or_else(|e| e.into_inner());
         status.with_context(|| format!("cannot write {}", self.path.display()))
     }
-}
-
-/// Reads a records file this command wrote (to resume it).
-fn parse_csv(text: &str) -> anyhow::Result<Vec<GameRecord>> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, header)) = lines.next() else { return Ok(Vec::new()) };
-    if header.trim() != CSV_HEADER {
-        anyhow::bail!("its header is `{}`, not this command's `{CSV_HEADER}`", header.trim());
-    }
-    lines
-        .map(|(i, line)| {
-            let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-            let bad = || anyhow::anyhow!("line {}: `{line}` is not a record", i + 1);
-            if fields.len() != 7 {
-                return Err(bad());
-            }
-            let int = |k: usize| fields[k].parse::<u64>().map_err(|_| bad());
-            let millis = fields[4].parse::<f64>().ok().filter(|m| m.is_finite() && *m >= 0.0);
-            Ok(GameRecord {
-                seed: int(0)?,
-                score: int(1)?,
-                max_tile: u32::try_from(int(2)?).map_err(|_| bad())?,
-                moves: int(3)?,
-                duration: Duration::from_secs_f64(millis.ok_or_else(bad)? / 1e3),
-                decision_median: Duration::from_micros(int(5)?),
-                decision_p99: Duration::from_micros(int(6)?),
-            })
-        })
-        .collect()
 }
 
 /// A records file, created before the games and written after them.
@@ -205,48 +172,43 @@ impl OutputFile {
     }
 }
 
-/// One game's line under [`CSV_HEADER`]: the game's time in milliseconds,
-/// the times per decision in whole microseconds.
-pub(crate) fn write_csv_line(out: &mut impl Write, r: &GameRecord) -> io::Result<()> {
-    let millis = r.duration.as_secs_f64() * 1e3;
-    writeln!(
-        out,
-        "{},{},{},{},{millis:.3},{},{}",
-        r.seed,
-        r.score,
-        r.max_tile,
-        r.moves,
-        r.decision_median.as_micros(),
-        r.decision_p99.as_micros()
-    )
-}
-
-/// A JSON array of the records, one object a line, with the CSV's fields.
-pub(crate) fn write_json(out: &mut impl Write, records: &[GameRecord]) -> io::Result<()> {
-    writeln!(out, "[")?;
-    for (i, r) in records.iter().enumerate() {
-        let millis = r.duration.as_secs_f64() * 1e3;
-        let sep = if i + 1 < records.len() { "," } else { "" };
-        writeln!(
-            out,
-            "  {{\"seed\":{},\"score\":{},\"max_tile\":{},\"moves\":{},\"millis\":{millis:.3}}}{sep}",
-            r.seed, r.score, r.max_tile, r.moves
-        )?;
+/// A finished game as the records files keep it: its time to the
+/// microsecond, the times per decision in whole microseconds.
+fn record_of(game: &GameRecord) -> Record {
+    Record {
+        seed: game.seed,
+        score: game.score,
+        max_tile: game.max_tile,
+        moves: game.moves,
+        millis: game.duration.as_micros() as f64 / 1e3,
+        median_decision_micros: Some(game.decision_median.as_micros() as u64),
+        p99_decision_micros: Some(game.decision_p99.as_micros() as u64),
     }
-    writeln!(out, "]")
 }
 
 fn summary_table(
-    records: &[GameRecord],
+    records: &[Record],
     args: &TournamentArgs,
     parallel: usize,
     wall: Duration,
 ) -> String {
-    let s = Summary::of(records);
-    let who = match args.search.player {
-        PlayerKind::Expectimax => format!("expectimax, preset {}", args.search.settings.preset),
-        PlayerKind::Random => "random player".to_owned(),
-    };
+    // The summary reads the seed, score, tile, moves and time of each game;
+    // the times per decision come from the records (`move_times`), where a
+    // game recorded before they were measured has none.
+    let games: Vec<GameRecord> = records
+        .iter()
+        .map(|r| GameRecord {
+            seed: r.seed,
+            score: r.score,
+            max_tile: r.max_tile,
+            moves: r.moves,
+            duration: Duration::from_secs_f64(r.millis / 1e3),
+            decision_median: Duration::ZERO,
+            decision_p99: Duration::ZERO,
+        })
+        .collect();
+    let s = Summary::of(&games);
+    let who = setup::who_plays(&args.search);
     let last_seed = args.seed_start.wrapping_add(args.games.saturating_sub(1));
     let mut rows: Vec<(String, String)> = vec![
         ("player".into(), who),
@@ -275,22 +237,18 @@ fn summary_table(
 }
 
 /// The games' median times per move (their median, and their range) and
-/// the median of their 99th percentiles; `None` without timed moves.
-fn move_times(records: &[GameRecord]) -> Option<String> {
-    let mut medians: Vec<Duration> = records.iter().map(|r| r.decision_median).collect();
-    let mut p99s: Vec<Duration> = records.iter().map(|r| r.decision_p99).collect();
+/// the median of their 99th percentiles, over the games that have them;
+/// `None` without any.
+fn move_times(records: &[Record]) -> Option<String> {
+    let mut medians: Vec<u64> = records.iter().filter_map(|r| r.median_decision_micros).collect();
+    let mut p99s: Vec<u64> = records.iter().filter_map(|r| r.p99_decision_micros).collect();
     medians.sort_unstable();
     p99s.sort_unstable();
-    let mid = |v: &[Duration]| v[(v.len() - 1) / 2];
+    let mid = |v: &[u64]| v.get(v.len().checked_sub(1)? / 2).copied();
     let (lo, hi) = (*medians.first()?, *medians.last()?);
-    let ms = |d: Duration| format!("{:.3} ms", d.as_secs_f64() * 1e3);
-    Some(format!(
-        "median {} (games {} to {}), p99 {}",
-        ms(mid(&medians)),
-        ms(lo),
-        ms(hi),
-        ms(mid(&p99s))
-    ))
+    let ms = |micros: u64| format!("{:.3} ms", micros as f64 / 1e3);
+    let p99 = mid(&p99s).map_or_else(|| "–".to_owned(), ms);
+    Some(format!("median {} (games {} to {}), p99 {p99}", ms(mid(&medians)?), ms(lo), ms(hi)))
 }
 
 /// A player that tells the progress bar where its game is.
@@ -502,31 +460,43 @@ mod tests {
     }
 
     #[test]
-    fn csv_and_json() {
-        let records = vec![GameRecord {
+    fn records_keep_the_time_to_the_microsecond() {
+        let game = GameRecord {
             seed: 3,
             score: 1000,
             max_tile: 128,
             moves: 90,
-            duration: Duration::from_micros(1500),
-            decision_median: Duration::from_micros(12),
+            duration: Duration::from_nanos(1_500_700),
+            decision_median: Duration::from_nanos(12_900),
             decision_p99: Duration::from_micros(40),
-        }];
-        let mut csv = format!("{CSV_HEADER}\n").into_bytes();
-        write_csv_line(&mut csv, &records[0]).unwrap();
-        let csv = String::from_utf8(csv).unwrap();
+        };
+        let record = record_of(&game);
+        assert_eq!((record.millis, record.median_decision_micros), (1.5, Some(12)));
+        let mut line = Vec::new();
+        record.write_csv_line(&mut line).unwrap();
+        assert_eq!(String::from_utf8(line).unwrap(), "3,1000,128,90,1.500,12,40\n");
+    }
+
+    #[test]
+    fn move_times_skip_games_without_them() {
+        let game = |median, p99| Record {
+            seed: 1,
+            score: 0,
+            max_tile: 2,
+            moves: 1,
+            millis: 1.0,
+            median_decision_micros: median,
+            p99_decision_micros: p99,
+        };
+        assert_eq!(move_times(&[game(None, None)]), None);
         assert_eq!(
-            csv,
-            "seed,score,max_tile,moves,millis,median_decision_micros,p99_decision_micros\n\
-             3,1000,128,90,1.500,12,40\n"
+            move_times(&[game(Some(1500), None), game(Some(500), Some(9000)), game(None, None)])
+                .unwrap(),
+            "median 0.500 ms (games 0.500 ms to 1.500 ms), p99 9.000 ms"
         );
-        assert_eq!(parse_csv(&csv).unwrap(), records);
-        assert!(parse_csv("seed,score\n1,2\n").unwrap_err().to_string().contains("header"));
-        let mut json = Vec::new();
-        write_json(&mut json, &records).unwrap();
         assert_eq!(
-            String::from_utf8(json).unwrap(),
-            "[\n  {\"seed\":3,\"score\":1000,\"max_tile\":128,\"moves\":90,\"millis\":1.500}\n]\n"
+            move_times(&[game(Some(2000), None)]).unwrap(),
+            "median 2.000 ms (games 2.000 ms to 2.000 ms), p99 –"
         );
     }
 }

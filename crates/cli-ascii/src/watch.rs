@@ -7,14 +7,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use game_core::{Board, Direction, Game, GameBoard, Grid, Rules};
+use game_core::{Direction, Game, GameBoard, Rules};
 use solver_expectimax::{Decision, Player};
 
-use crate::cli::{PlayerKind, WatchArgs};
+use crate::cli::WatchArgs;
 use crate::keys::WATCH_KEYS;
 use crate::layout;
 use crate::render::{self, bordered_with_score, short_count};
-use crate::setup::{self, AnyPlayer, PlayerSpec};
+use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
 use crate::term::{self, TerminalGuard};
 
 /// The pause between moves on a terminal when --delay-ms is not given:
@@ -40,12 +40,7 @@ pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
     let spec = PlayerSpec::of(&args.game.search, rules.size());
     let (seed, seed_from_clock) = setup::seed_or_clock(args.game.seed);
     let mut player = AnyPlayer::new(&spec, rules.size(), seed)?;
-    let who = match args.game.search.player {
-        PlayerKind::Expectimax => {
-            format!("expectimax, preset {}", args.game.search.settings.preset)
-        }
-        PlayerKind::Random => "random player".to_owned(),
-    };
+    let who = setup::who_plays(&args.game.search);
     let watch = Watch {
         rules,
         seed,
@@ -56,12 +51,11 @@ pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
         who,
     };
     let live = !args.transcript && setup::stdout_is_terminal();
-    match (rules.size(), live) {
-        (4, true) => watch_live::<Board>(&watch, &mut player),
-        (_, true) => watch_live::<Grid>(&watch, &mut player),
-        (4, false) => watch_transcript::<Board>(&watch, &mut player),
-        (_, false) => watch_transcript::<Grid>(&watch, &mut player),
-    }
+    with_board!(rules.size(), B => if live {
+        watch_live::<B>(&watch, &mut player)
+    } else {
+        watch_transcript::<B>(&watch, &mut player)
+    })
 }
 
 /// The tutorial's loop and output: `Setup`, then `Human move` (the board
@@ -308,7 +302,7 @@ fn frame<B: GameBoard>(
 
 #[cfg(test)]
 mod tests {
-    use game_core::RulesBuilder;
+    use game_core::{Grid, RulesBuilder};
     use solver_expectimax::RandomPlayer;
 
     use super::*;
