@@ -44,12 +44,11 @@ Tasks:
                      gives a small run for checking the pipeline; `--committed`
                      only prints the tables of the committed records in
                      docs/data (what results.md's long-tournament table says).
-  tune [--preset P] [--games N] [--first-seed S] [--rounds R] [--step F] [--parallel N]
-                     Tune the evaluator's weights by seeded tournaments: a
-                     coordinate search that keeps a change only when its mean
-                     score beats the incumbent's by two standard errors over the
-                     same seeds (defaults: fast, 200 games, seeds from 1000001,
-                     1 round, step 0.25, all cores). Prints a Markdown table.
+  tune [<cli-ascii tune options>...]
+                     Tune the evaluator's weights by seeded tournaments:
+                     `cli-ascii tune` in a release build (see its --help;
+                     defaults: --preset fast, 200 games from seed 1000001,
+                     1 round, step 0.25). Prints a Markdown table.
   curve <CSV> <SVG>  Draw the learning curve that `cli-ascii train` writes
                      (reach rates and mean score against training hours).
   help               Print this list.

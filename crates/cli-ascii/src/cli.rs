@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use solver_expectimax::{Algorithm, MAX_DEPTH, Preset};
+use solver_expectimax::{Algorithm, Depth, MAX_DEPTH, Preset};
 
 use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE, WATCH_KEYS};
 
@@ -78,6 +78,24 @@ pub(crate) enum Command {
         cargo run --release -p cli-ascii -- train --minutes 60\n  \
         cargo run --release -p cli-ascii -- train --resume train-out/checkpoint.bin")]
     Train(TrainArgs),
+    /// Tune the heuristic's weights by seeded tournaments: a coordinate
+    /// search that keeps a change only when its mean score beats the
+    /// incumbent's by two standard errors over the same seeds. Prints a
+    /// Markdown table.
+    #[command(
+        mut_arg("preset", |arg| arg.default_value("fast")),
+        after_help = "Example:\n  \
+        cargo run --release -p cli-ascii -- tune --preset fast --games 200 --rounds 2"
+    )]
+    Tune(TuneArgs),
+    /// How often a search setting chooses the move of a much deeper
+    /// reference search, and at what cost, over positions of real games: a
+    /// cheap screen before a tournament. The setting is given by the usual
+    /// search options; it is compared with --baseline.
+    #[command(after_help = "Example:\n  \
+        cargo run --release -p cli-ascii -- agreement --games 3 --seed-start 42 --every 40 \
+        --preset default --depth-bonus 1 --prob-cutoff 2e-4")]
+    Agreement(AgreementArgs),
     /// Write a training checkpoint's network as a compact weights file (the
     /// form that is shipped and that --weights reads).
     #[command(after_help = "Example:\n  \
@@ -127,6 +145,21 @@ pub(crate) struct SearchSettings {
     /// machine's cores only slows the search.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_threads)]
     pub(crate) threads: Option<u64>,
+    /// Score a chance branch less likely than P with the evaluator instead
+    /// of searching it, 0 to 1 (overrides the preset's; not for the
+    /// tutorial preset).
+    #[arg(long, value_name = "P", value_parser = parse_probability)]
+    pub(crate) prob_cutoff: Option<f32>,
+    /// Search N layers deeper (or shallower) than the adaptive depth,
+    /// -12 to 12 (overrides the preset's bonus; for the fast, default and
+    /// max presets, without --depth).
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(i32).range(-12..=12)
+    )]
+    pub(crate) depth_bonus: Option<i32>,
     /// The network of the ntuple presets (default: the shipped weights,
     /// crates/ntuple/weights/4x6.n2048).
     #[arg(long, value_name = "FILE")]
@@ -250,6 +283,76 @@ pub(crate) struct TournamentArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+pub(crate) struct TuneArgs {
+    /// The search whose weights are tuned (an expectimax preset; default
+    /// fast), as in a tournament.
+    #[command(flatten)]
+    pub(crate) settings: SearchSettings,
+    /// Games per candidate, at least 2 (the comparison needs a spread).
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = parse_tuning_games)]
+    pub(crate) games: u64,
+    /// Candidate games are played from seeds S to S + N - 1, away from the
+    /// seeds of published results so that tuning cannot fit them.
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 1_000_001,
+        allow_negative_numbers = true,
+        value_parser = parse_seed
+    )]
+    pub(crate) seed_start: u64,
+    /// Passes over the weights; a pass that keeps no change ends the search.
+    #[arg(long, value_name = "R", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub(crate) rounds: u32,
+    /// Each weight is tried at ×(1+F) and ×(1-F), the two powers at ±2F;
+    /// strictly between 0 and 1.
+    #[arg(long, value_name = "F", default_value_t = 0.25, value_parser = parse_step)]
+    pub(crate) step: f32,
+    /// Games played at once (default: the cores left over by the search's
+    /// threads).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub(crate) parallel: Option<u64>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub(crate) struct AgreementArgs {
+    /// The setting under test.
+    #[command(flatten)]
+    pub(crate) settings: SearchSettings,
+    /// The setting it is compared with (default: its --preset as shipped).
+    #[arg(long, value_name = "PRESET")]
+    pub(crate) baseline: Option<Preset>,
+    /// The reference search, whose choices count as right.
+    #[arg(long, value_name = "PRESET", default_value_t = Preset::Max)]
+    pub(crate) reference: Preset,
+    /// The reference's depth bonus (default 2: two layers deeper than the
+    /// max preset).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 2,
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(i32).range(-12..=12)
+    )]
+    pub(crate) reference_bonus: i32,
+    /// Positions come from this many games of the fast preset.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = parse_games)]
+    pub(crate) games: u64,
+    /// Game i is played from seed S + i.
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 1,
+        allow_negative_numbers = true,
+        value_parser = parse_seed
+    )]
+    pub(crate) seed_start: u64,
+    /// Every Nth board of each game, from move 300 on.
+    #[arg(long, value_name = "N", default_value_t = 40, value_parser = parse_games)]
+    pub(crate) every: u64,
+}
+
+#[derive(Debug, Clone, Args)]
 pub(crate) struct TrainArgs {
     /// The folder for the checkpoint (checkpoint.bin) and the learning curve
     /// (curve.csv). Keep it out of git: a checkpoint is about 800 MB.
@@ -334,6 +437,17 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
         Some(Command::Play(a)) => (Some(a.game.search.player), &a.game.search.settings),
         Some(Command::Tournament(a)) => (Some(a.search.player), &a.search.settings),
         Some(Command::Analyze(a)) => (None, &a.settings),
+        Some(Command::Tune(a)) => (None, &a.settings),
+        Some(Command::Agreement(a)) => {
+            if a.settings.threads.is_some() {
+                return Some(
+                    "--threads does not apply to agreement: every setting decides on one \
+                     thread, so that its work counts are exact"
+                        .to_owned(),
+                );
+            }
+            (None, &a.settings)
+        }
         Some(Command::Train(_) | Command::ExportWeights(_)) => return None,
     };
     if player == Some(PlayerKind::Random) {
@@ -350,7 +464,25 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
             ));
         }
     }
-    let learned = matches!(settings.preset.config().algorithm, Algorithm::Learned { .. });
+    let preset = settings.preset.config();
+    if settings.prob_cutoff.is_some() && preset.algorithm == Algorithm::Tutorial {
+        return Some(
+            "--prob-cutoff does not apply to --preset tutorial, which searches every spawn"
+                .to_owned(),
+        );
+    }
+    if settings.depth_bonus.is_some() {
+        if settings.depth.is_some() {
+            return Some("--depth-bonus does not apply with --depth, a fixed depth".to_owned());
+        }
+        if !matches!(preset.depth, Depth::Adaptive { .. }) {
+            return Some(format!(
+                "--depth-bonus does not apply to --preset {}, whose depth is fixed",
+                settings.preset
+            ));
+        }
+    }
+    let learned = matches!(preset.algorithm, Algorithm::Learned { .. });
     if settings.weights.is_some() && !learned {
         return Some(format!(
             "--weights applies to the ntuple presets only, not to --preset {}: \
@@ -405,6 +537,26 @@ fn parse_time_ms(text: &str) -> Result<u64, String> {
     whole_number(text, 1..=u64::MAX, " ms")
 }
 
+fn parse_tuning_games(text: &str) -> Result<u64, String> {
+    whole_number(text, 2..=u64::MAX, "")
+}
+
+/// A probability, 0 to 1.
+fn parse_probability(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err("expected a probability, between 0 and 1".to_owned()),
+    }
+}
+
+/// A tuning step, strictly between 0 and 1.
+fn parse_step(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(f) if f > 0.0 && f < 1.0 => Ok(f),
+        _ => Err("expected a number strictly between 0 and 1".to_owned()),
+    }
+}
+
 fn parse_delay_ms(text: &str) -> Result<u64, String> {
     whole_number(text, 0..=MAX_DELAY_MS, " ms")
 }
@@ -448,5 +600,10 @@ mod tests {
         assert_eq!(parse_delay_ms("60001"), Err("must be between 0 and 60000 ms".into()));
         assert_eq!(parse_threads("257"), Err("must be between 1 and 256".into()));
         assert_eq!(parse_threads("1"), Ok(1));
+        assert_eq!(parse_probability("2e-4"), Ok(2e-4));
+        assert!(parse_probability("1.5").is_err() && parse_probability("x").is_err());
+        assert_eq!(parse_step("0.25"), Ok(0.25));
+        assert!(parse_step("1").is_err() && parse_step("0").is_err());
+        assert_eq!(parse_tuning_games("1"), Err("must be at least 2".into()));
     }
 }

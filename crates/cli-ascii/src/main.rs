@@ -1,5 +1,6 @@
 //! `cli-ascii`: watch the expectimax AI play 2048, play yourself, analyse
-//! boards and run tournaments, in a terminal.
+//! boards and run tournaments, in a terminal; tune and compare search
+//! settings.
 //!
 //! The binary is glue: the rules live in game-core and the search in
 //! solver-expectimax; this crate holds the command line, the rendering, the
@@ -7,6 +8,7 @@
 //! stdout/stderr handles (never `println!`), so that a closed pipe is an
 //! error we can see and end on quietly.
 
+mod agreement;
 mod analyze;
 mod best;
 mod cli;
@@ -18,6 +20,7 @@ mod setup;
 mod term;
 mod tournament;
 mod train;
+mod tune;
 mod watch;
 
 use std::io::{self, Write};
@@ -36,6 +39,8 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Analyze(args)) => analyze::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Tune(args)) => tune::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Agreement(args)) => agreement::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::ExportWeights(args)) => train::export(&args).map(|()| ExitCode::SUCCESS),
     };

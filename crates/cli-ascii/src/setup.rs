@@ -57,6 +57,17 @@ pub(crate) fn search_config(settings: &SearchSettings) -> SearchConfig {
     if let Some(threads) = settings.threads {
         config.threads = usize::try_from(threads).unwrap_or(1);
     }
+    // `cli::parse` refuses these where the preset has no such setting.
+    if let (
+        Some(p),
+        Algorithm::Expectimax { prob_cutoff, .. } | Algorithm::Learned { prob_cutoff },
+    ) = (settings.prob_cutoff, &mut config.algorithm)
+    {
+        *prob_cutoff = p;
+    }
+    if let (Some(b), Depth::Adaptive { bonus, .. }) = (settings.depth_bonus, &mut config.depth) {
+        *bonus = b;
+    }
     config
 }
 
@@ -208,6 +219,8 @@ mod tests {
                 depth,
                 time_ms,
                 threads: Some(1),
+                prob_cutoff: None,
+                depth_bonus: None,
                 weights: None,
             },
         }

@@ -13,6 +13,7 @@ mod keys;
 mod analyze;
 mod docs;
 mod errors;
+mod experiments;
 mod golden;
 mod learned;
 mod pipes;

@@ -2,29 +2,41 @@
 //! original's was: over the first 20 moves of games, here 50 seeded games
 //! under the tutorial's rules, keeping the early boards (9 to 14 empty
 //! cells), and reporting the median and the ratio to the Java original's
-//! 14.2 s median per move on the same machine.
+//! 14.2 s median per move on the same machine, on one and on two threads.
 //!
-//! `cargo run --release -p solver-expectimax --example tutorial_speed -- [THREADS]`
-
-mod common;
+//! `cargo run --release -p solver-expectimax --example tutorial_speed`
 
 use std::io::Write;
+use std::process::ExitCode;
 use std::time::Duration;
 
 use game_core::{Board, Game, GameBoard, Rules};
 use solver_expectimax::{Preset, Solver};
 
-use common::{Error, parse_or};
-
 /// The Java original's median per move (parallel streams, first 20 moves).
 const JAVA_MEDIAN: Duration = Duration::from_millis(14_200);
 
-fn main() -> std::process::ExitCode {
-    common::main_with(run)
+type Error = Box<dyn std::error::Error>;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            // If stderr is gone there is nowhere left to report to.
+            let _ = writeln!(std::io::stderr(), "error: {err}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
-fn run(args: &[String]) -> Result<(), Error> {
-    let threads: usize = parse_or("THREADS", args.first(), 1)?;
+fn run() -> Result<(), Error> {
+    for threads in [1, 2] {
+        measure(threads)?;
+    }
+    Ok(())
+}
+
+fn measure(threads: usize) -> Result<(), Error> {
     let mut config = Preset::Tutorial.config();
     config.threads = threads;
     let solver = Solver::new(config)?;
