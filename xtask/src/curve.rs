@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 
+use crate::svg::{self, Page};
 use crate::util::Result;
 
 /// One row of the curve: training hours, mean score, reach rates.
@@ -19,12 +20,18 @@ struct Row {
 
 const MILESTONES: [&str; 5] = ["2048", "4096", "8192", "16384", "32768"];
 const COLORS: [&str; 5] = ["#9ecae1", "#6baed6", "#3182bd", "#08519c", "#e6550d"];
-const W: f64 = 760.0;
-const H: f64 = 400.0;
-const LEFT: f64 = 60.0;
-const RIGHT: f64 = 80.0;
-const TOP: f64 = 40.0;
-const BOTTOM: f64 = 50.0;
+/// The page; the right margin holds the score axis.
+const PAGE: Page = Page {
+    width: 760.0,
+    left: 60.0,
+    right: 80.0,
+    top: 40.0,
+    bottom: 50.0,
+    title_y: 20.0,
+    title_size: 14,
+};
+const HEIGHT: f64 = 400.0;
+const TITLE: &str = "Learning curve: reach rates and mean score of self-play episodes";
 
 pub(crate) fn run(args: &[String]) -> Result<()> {
     let [csv, svg] = args else {
@@ -76,128 +83,142 @@ fn tick_step(max: f64) -> f64 {
     [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * magnitude).find(|&s| s >= raw).unwrap_or(raw)
 }
 
-fn render(rows: &[Row]) -> String {
-    let max_hours = rows.iter().map(|r| r.hours).fold(0.0, f64::max).max(1e-6);
-    let max_score = rows.iter().map(|r| r.mean_score).fold(0.0, f64::max).max(1.0);
-    let score_step = tick_step(max_score);
-    let score_top = (max_score / score_step).ceil() * score_step;
-    let hour_step = tick_step(max_hours);
-    let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
-    let x = |h: f64| LEFT + pw * h / max_hours;
-    let y_share = |s: f64| TOP + ph * (1.0 - s);
-    let y_score = |s: f64| TOP + ph * (1.0 - s / score_top);
+/// The plotting area and its three scales: hours across, reach rates on
+/// the left, mean scores on the right.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Scales {
+    width: f64,
+    height: f64,
+    max_hours: f64,
+    hour_step: f64,
+    score_top: f64,
+    score_step: f64,
+}
 
+impl Scales {
+    fn of(rows: &[Row]) -> Scales {
+        let max_hours = rows.iter().map(|r| r.hours).fold(0.0, f64::max).max(1e-6);
+        let max_score = rows.iter().map(|r| r.mean_score).fold(0.0, f64::max).max(1.0);
+        let score_step = tick_step(max_score);
+        Scales {
+            width: PAGE.plot_width(),
+            height: HEIGHT - PAGE.top - PAGE.bottom,
+            max_hours,
+            hour_step: tick_step(max_hours),
+            score_top: (max_score / score_step).ceil() * score_step,
+            score_step,
+        }
+    }
+
+    fn x(&self, hours: f64) -> f64 {
+        PAGE.left + self.width * hours / self.max_hours
+    }
+
+    fn y_share(&self, share: f64) -> f64 {
+        PAGE.top + self.height * (1.0 - share)
+    }
+
+    fn y_score(&self, score: f64) -> f64 {
+        PAGE.top + self.height * (1.0 - score / self.score_top)
+    }
+}
+
+fn render(rows: &[Row]) -> String {
+    let scales = Scales::of(rows);
     let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(svg, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
-    let _ = writeln!(
-        svg,
-        r#"<text x="{}" y="20" text-anchor="middle" font-size="14">Learning curve: reach rates and mean score of self-play episodes</text>"#,
-        W / 2.0
-    );
-    axes(&mut svg, pw, ph, hour_step, max_hours, score_step, score_top, &x, &y_share, &y_score);
+    PAGE.open(&mut svg, HEIGHT, TITLE);
+    axes(&mut svg, &scales);
     for (k, color) in COLORS.iter().enumerate() {
-        let points: Vec<String> =
-            rows.iter().map(|r| format!("{:.1},{:.1}", x(r.hours), y_share(r.reach[k]))).collect();
+        let points: Vec<String> = rows
+            .iter()
+            .map(|r| format!("{:.1},{:.1}", scales.x(r.hours), scales.y_share(r.reach[k])))
+            .collect();
         let _ = writeln!(
             svg,
             r#"<polyline fill="none" stroke="{color}" stroke-width="2" points="{}"/>"#,
             points.join(" ")
         );
     }
-    let points: Vec<String> =
-        rows.iter().map(|r| format!("{:.1},{:.1}", x(r.hours), y_score(r.mean_score))).collect();
+    let points: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{:.1},{:.1}", scales.x(r.hours), scales.y_score(r.mean_score)))
+        .collect();
     let _ = writeln!(
         svg,
         r#"<polyline fill="none" stroke="black" stroke-width="1.5" stroke-dasharray="5,3" points="{}"/>"#,
         points.join(" ")
     );
     legend(&mut svg);
-    svg.push_str("</svg>\n");
+    svg::close(&mut svg);
     svg
 }
 
-#[allow(clippy::too_many_arguments, reason = "the plot's geometry, computed once in render")]
-fn axes(
-    svg: &mut String,
-    pw: f64,
-    ph: f64,
-    hour_step: f64,
-    max_hours: f64,
-    score_step: f64,
-    score_top: f64,
-    x: &impl Fn(f64) -> f64,
-    y_share: &impl Fn(f64) -> f64,
-    y_score: &impl Fn(f64) -> f64,
-) {
+/// The frame, the share grid and labels (left), the score labels (right),
+/// the hour labels (below) and the axes' names.
+fn axes(svg: &mut String, scales: &Scales) {
+    let (left, top, pw, ph) = (PAGE.left, PAGE.top, scales.width, scales.height);
     let _ = writeln!(
         svg,
-        r##"<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="none" stroke="#888"/>"##
+        r##"<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#888"/>"##
     );
     for k in 0..=5 {
         let share = f64::from(k) / 5.0;
-        let yy = y_share(share);
+        let yy = scales.y_share(share);
         let _ = writeln!(
             svg,
-            r##"<line x1="{LEFT}" x2="{}" y1="{yy:.1}" y2="{yy:.1}" stroke="#eee"/><text x="{}" y="{:.1}" text-anchor="end">{}%</text>"##,
-            LEFT + pw,
-            LEFT - 6.0,
+            r##"<line x1="{left}" x2="{}" y1="{yy:.1}" y2="{yy:.1}" stroke="#eee"/><text x="{}" y="{:.1}" text-anchor="end">{}%</text>"##,
+            left + pw,
+            left - 6.0,
             yy + 4.0,
             (share * 100.0).round()
         );
     }
     let mut s = 0.0;
-    while s <= score_top + 1e-9 {
+    while s <= scales.score_top + 1e-9 {
         let _ = writeln!(
             svg,
             r#"<text x="{}" y="{:.1}">{}</text>"#,
-            LEFT + pw + 6.0,
-            y_score(s) + 4.0,
+            left + pw + 6.0,
+            scales.y_score(s) + 4.0,
             format_thousands(s)
         );
-        s += score_step;
+        s += scales.score_step;
     }
     let mut h = 0.0;
-    while h <= max_hours + 1e-9 {
+    while h <= scales.max_hours + 1e-9 {
         let _ = writeln!(
             svg,
             r#"<text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
-            x(h),
-            TOP + ph + 18.0,
+            scales.x(h),
+            top + ph + 18.0,
             format!("{h:.2}").trim_end_matches('0').trim_end_matches('.')
         );
-        h += hour_step;
+        h += scales.hour_step;
     }
     let _ = writeln!(
         svg,
         r#"<text x="{}" y="{}" text-anchor="middle">training hours (2 threads)</text>"#,
-        LEFT + pw / 2.0,
-        H - 10.0
+        PAGE.centre_x(),
+        HEIGHT - 10.0
     );
+    let (rx, ry) = (PAGE.width - 14.0, top + ph / 2.0);
     let _ = writeln!(
         svg,
-        r#"<text x="{}" y="{}" text-anchor="middle" transform="rotate(90 {} {})">mean score (dashed)</text>"#,
-        W - 14.0,
-        TOP + ph / 2.0,
-        W - 14.0,
-        TOP + ph / 2.0
+        r#"<text x="{rx}" y="{ry}" text-anchor="middle" transform="rotate(90 {rx} {ry})">mean score (dashed)</text>"#
     );
 }
 
 fn legend(svg: &mut String) {
     for (k, (name, color)) in MILESTONES.iter().zip(COLORS).enumerate() {
-        let lx = LEFT + 10.0 + 70.0 * k as f64;
+        let lx = PAGE.left + 10.0 + 70.0 * k as f64;
         let _ = writeln!(
             svg,
             r#"<line x1="{lx}" x2="{}" y1="{}" y2="{}" stroke="{color}" stroke-width="3"/><text x="{}" y="{}">{name}</text>"#,
             lx + 16.0,
-            TOP + 14.0,
-            TOP + 14.0,
+            PAGE.top + 14.0,
+            PAGE.top + 14.0,
             lx + 20.0,
-            TOP + 18.0
+            PAGE.top + 18.0
         );
     }
 }
@@ -227,6 +248,7 @@ mod tests {
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1].hours, 0.2);
         let svg = render(&rows);
+        crate::svg::assert_well_formed(&svg);
         assert_eq!(svg.matches("<polyline").count(), 6);
         assert!(parse("nope\n").is_err());
         assert!(parse(&csv.replace("0.9", "x")).unwrap_err().contains("line 3"));

@@ -19,6 +19,7 @@ mod machine;
 mod plot;
 mod results;
 mod summary;
+mod svg;
 #[cfg(test)]
 mod tidy;
 mod tune;

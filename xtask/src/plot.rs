@@ -1,12 +1,14 @@
 //! A hand-written SVG plot of score distributions: one histogram outline per
 //! series over a log-scale score axis, with a box plot per series under it.
 //!
-//! Written by hand so xtask needs no plotting crate; the output is a single
-//! self-contained SVG file that browsers and GitHub render directly.
+//! [`score_distribution_svg`] lays the page out ([`Geometry`]) and draws it
+//! part by part: the score axis, the share axis, the histograms, the box
+//! plots, then the frame and the legend.
 
 use std::fmt::Write;
 
 use crate::summary::percentile;
+use crate::svg::{self, Page, escape};
 
 /// One distribution to draw, e.g. the scores of one preset's tournament.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,17 +21,26 @@ pub(crate) struct Series {
 const COLORS: [&str; 7] =
     ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"];
 
-const WIDTH: f64 = 820.0;
-const LEFT: f64 = 110.0;
-const RIGHT: f64 = 30.0;
-const TITLE_Y: f64 = 26.0;
-const HIST_TOP: f64 = 50.0;
+/// The page: the histogram's top edge is `top`; the box plots and the score
+/// labels (`bottom`) come under it.
+const PAGE: Page = Page {
+    width: 820.0,
+    left: 110.0,
+    right: 30.0,
+    top: 50.0,
+    bottom: 56.0,
+    title_y: 26.0,
+    title_size: 16,
+};
 const HIST_HEIGHT: f64 = 260.0;
 const BOX_GAP: f64 = 16.0;
 const BOX_ROW: f64 = 30.0;
-const AXIS_SPACE: f64 = 56.0;
 /// Histogram bins per doubling of the score.
 const BINS_PER_OCTAVE: u32 = 4;
+
+fn color(idx: usize) -> &'static str {
+    COLORS[idx % COLORS.len()]
+}
 
 /// The log-scale score axis: powers of two from `2^lo` to `2^hi`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -84,17 +95,63 @@ impl ScoreAxis {
     }
 }
 
+/// Where everything goes.
+#[derive(Debug, Clone, PartialEq)]
+struct Geometry {
+    axis: ScoreAxis,
+    hist_bottom: f64,
+    box_top: f64,
+    box_bottom: f64,
+    height: f64,
+    /// The share axis: its top and its tick step.
+    share_top: f64,
+    share_step: f64,
+}
+
+impl Geometry {
+    /// The layout for `n_series` box plots and histograms of `shares`.
+    fn new(axis: ScoreAxis, n_series: usize, shares: &[Vec<f64>]) -> Geometry {
+        let hist_bottom = PAGE.top + HIST_HEIGHT;
+        let box_top = hist_bottom + BOX_GAP;
+        let box_bottom = box_top + BOX_ROW * n_series.max(1) as f64;
+        let max_share = shares.iter().flatten().copied().fold(0.0, f64::max);
+        let (share_step, share_top) = share_ticks(max_share);
+        Geometry {
+            axis,
+            hist_bottom,
+            box_top,
+            box_bottom,
+            height: box_bottom + PAGE.bottom,
+            share_top,
+            share_step,
+        }
+    }
+
+    /// The height of a share of games in the histogram.
+    fn y(&self, share: f64) -> f64 {
+        self.hist_bottom - share / self.share_top * HIST_HEIGHT
+    }
+}
+
 /// Writes the plot. Empty series are listed in the legend as having no games.
 pub(crate) fn score_distribution_svg(title: &str, series: &[Series]) -> String {
-    let plot_width = WIDTH - LEFT - RIGHT;
-    let axis = ScoreAxis::fit(series, LEFT, plot_width);
-    let hist_bottom = HIST_TOP + HIST_HEIGHT;
-    let box_top = hist_bottom + BOX_GAP;
-    let box_bottom = box_top + BOX_ROW * series.len().max(1) as f64;
-    let height = box_bottom + AXIS_SPACE;
+    let axis = ScoreAxis::fit(series, PAGE.left, PAGE.plot_width());
+    let shares = bin_shares(series, &axis);
+    let geo = Geometry::new(axis, series.len(), &shares);
+    let mut svg = String::new();
+    PAGE.open(&mut svg, geo.height, title);
+    score_axis(&mut svg, &geo);
+    share_axis(&mut svg, &geo);
+    histograms(&mut svg, series, &shares, &geo);
+    box_plots(&mut svg, series, &geo);
+    frame_and_legend(&mut svg, series, &geo);
+    svg::close(&mut svg);
+    svg
+}
 
-    // Each series' share of its games in each bin.
-    let shares: Vec<Vec<f64>> = series
+/// Each series' share of its games in each bin of `axis`.
+fn bin_shares(series: &[Series], axis: &ScoreAxis) -> Vec<Vec<f64>> {
+    series
         .iter()
         .map(|s| {
             let mut counts = vec![0usize; axis.n_bins()];
@@ -104,32 +161,19 @@ pub(crate) fn score_distribution_svg(title: &str, series: &[Series]) -> String {
             let n = s.scores.len().max(1) as f64;
             counts.into_iter().map(|c| c as f64 / n).collect()
         })
-        .collect();
-    let max_share = shares.iter().flatten().copied().fold(0.0, f64::max);
-    let (y_step, y_top) = share_ticks(max_share);
-    let y = |share: f64| hist_bottom - share / y_top * HIST_HEIGHT;
+        .collect()
+}
 
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="Helvetica, Arial, sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(svg, r#"<rect width="{WIDTH}" height="{height}" fill="white"/>"#);
-    let _ = writeln!(
-        svg,
-        r#"<text x="{}" y="{TITLE_Y}" font-size="16" text-anchor="middle">{}</text>"#,
-        LEFT + plot_width / 2.0,
-        escape(title)
-    );
-
-    // Vertical grid lines and the score labels, one per octave (every other
-    // octave when they would crowd).
+/// Vertical grid lines and the score labels, one per octave (every other
+/// octave when they would crowd), and the axis name.
+fn score_axis(svg: &mut String, geo: &Geometry) {
+    let (axis, top, box_bottom) = (&geo.axis, PAGE.top, geo.box_bottom);
     let label_every = if axis.hi - axis.lo > 12 { 2 } else { 1 };
     for exp in axis.lo..=axis.hi {
         let x = axis.x(1u64 << exp);
         let _ = writeln!(
             svg,
-            r##"<line x1="{x:.1}" y1="{HIST_TOP}" x2="{x:.1}" y2="{box_bottom}" stroke="#e4e4e4"/>"##
+            r##"<line x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{box_bottom}" stroke="#e4e4e4"/>"##
         );
         if (exp - axis.lo).is_multiple_of(label_every) {
             let _ = writeln!(
@@ -143,69 +187,78 @@ pub(crate) fn score_distribution_svg(title: &str, series: &[Series]) -> String {
     let _ = writeln!(
         svg,
         r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">score (log scale)</text>"#,
-        LEFT + plot_width / 2.0,
+        PAGE.centre_x(),
         box_bottom + 42.0
     );
+}
 
-    // The share axis of the histogram.
+/// The histogram's share axis: grid lines, percentages and its name.
+fn share_axis(svg: &mut String, geo: &Geometry) {
+    let left = PAGE.left;
     let mut tick = 0.0;
-    while tick <= y_top + 1e-9 {
-        let ty = y(tick);
+    while tick <= geo.share_top + 1e-9 {
+        let ty = geo.y(tick);
         let _ = writeln!(
             svg,
-            r##"<line x1="{LEFT}" y1="{ty:.1}" x2="{:.1}" y2="{ty:.1}" stroke="#e4e4e4"/>"##,
-            LEFT + plot_width
+            r##"<line x1="{left}" y1="{ty:.1}" x2="{:.1}" y2="{ty:.1}" stroke="#e4e4e4"/>"##,
+            left + PAGE.plot_width()
         );
         let _ = writeln!(
             svg,
             r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}%</text>"#,
-            LEFT - 6.0,
+            left - 6.0,
             ty + 4.0,
             format_percent(tick)
         );
-        tick += y_step;
+        tick += geo.share_step;
     }
-    let mid = HIST_TOP + HIST_HEIGHT / 2.0;
+    let mid = PAGE.top + HIST_HEIGHT / 2.0;
     let _ = writeln!(
         svg,
         r#"<text x="{:.1}" y="{mid:.1}" text-anchor="middle" transform="rotate(-90 {:.1} {mid:.1})">share of games</text>"#,
-        LEFT - 52.0,
-        LEFT - 52.0
+        left - 52.0,
+        left - 52.0
     );
+}
 
-    // One outlined, lightly filled histogram per series.
-    for (idx, (s, share)) in series.iter().zip(&shares).enumerate() {
+/// One outlined, lightly filled histogram per non-empty series.
+fn histograms(svg: &mut String, series: &[Series], shares: &[Vec<f64>], geo: &Geometry) {
+    let (axis, bottom) = (&geo.axis, geo.hist_bottom);
+    for (idx, (s, share)) in series.iter().zip(shares).enumerate() {
         if s.scores.is_empty() {
             continue;
         }
-        let color = COLORS[idx % COLORS.len()];
-        let mut path = format!("M{:.1},{hist_bottom:.1}", axis.bin_x(0));
+        let color = color(idx);
+        let mut path = format!("M{:.1},{bottom:.1}", axis.bin_x(0));
         for (bin, &value) in share.iter().enumerate() {
             let _ = write!(
                 path,
                 " L{:.1},{:.1} L{:.1},{:.1}",
                 axis.bin_x(bin),
-                y(value),
+                geo.y(value),
                 axis.bin_x(bin + 1),
-                y(value)
+                geo.y(value)
             );
         }
-        let _ = write!(path, " L{:.1},{hist_bottom:.1} Z", axis.bin_x(share.len()));
+        let _ = write!(path, " L{:.1},{bottom:.1} Z", axis.bin_x(share.len()));
         let _ = writeln!(
             svg,
             r#"<path d="{path}" fill="{color}" fill-opacity="0.12" stroke="{color}" stroke-width="1.8"/>"#
         );
     }
+}
 
-    // Box plots: whiskers from the lowest to the highest score, the box from
-    // the 25th to the 75th percentile, a bar at the median.
+/// A row per series: its name, then whiskers from the lowest to the highest
+/// score, the box from the 25th to the 75th percentile, a bar at the median
+/// (or `no games`).
+fn box_plots(svg: &mut String, series: &[Series], geo: &Geometry) {
     for (idx, s) in series.iter().enumerate() {
-        let color = COLORS[idx % COLORS.len()];
-        let cy = box_top + BOX_ROW * (idx as f64 + 0.5);
+        let color = color(idx);
+        let cy = geo.box_top + BOX_ROW * (idx as f64 + 0.5);
         let _ = writeln!(
             svg,
             r#"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="{color}">{}</text>"#,
-            LEFT - 6.0,
+            PAGE.left - 6.0,
             cy + 4.0,
             escape(&s.name)
         );
@@ -213,7 +266,7 @@ pub(crate) fn score_distribution_svg(title: &str, series: &[Series]) -> String {
             let _ = writeln!(
                 svg,
                 r##"<text x="{:.1}" y="{:.1}" fill="#777">no games</text>"##,
-                LEFT + 6.0,
+                PAGE.left + 6.0,
                 cy + 4.0
             );
             continue;
@@ -227,7 +280,7 @@ pub(crate) fn score_distribution_svg(title: &str, series: &[Series]) -> String {
             percentile(&sorted, 75),
             sorted[sorted.len() - 1],
         ]
-        .map(|v| axis.x(v));
+        .map(|v| geo.axis.x(v));
         let half = BOX_ROW * 0.3;
         let _ = writeln!(
             svg,
@@ -255,20 +308,24 @@ pub(crate) fn score_distribution_svg(title: &str, series: &[Series]) -> String {
             cy + half
         );
     }
+}
 
-    // The frame, and a legend in the top-left corner of the histogram.
+/// The histogram's frame, the line under the box plots, and a legend in the
+/// histogram's top-left corner (each series' games and median).
+fn frame_and_legend(svg: &mut String, series: &[Series], geo: &Geometry) {
+    let (left, top, width, box_bottom) = (PAGE.left, PAGE.top, PAGE.plot_width(), geo.box_bottom);
     let _ = writeln!(
         svg,
-        r##"<rect x="{LEFT}" y="{HIST_TOP}" width="{plot_width}" height="{HIST_HEIGHT}" fill="none" stroke="#444"/>"##
+        r##"<rect x="{left}" y="{top}" width="{width}" height="{HIST_HEIGHT}" fill="none" stroke="#444"/>"##
     );
     let _ = writeln!(
         svg,
-        r##"<line x1="{LEFT}" y1="{box_bottom}" x2="{:.1}" y2="{box_bottom}" stroke="#444"/>"##,
-        LEFT + plot_width
+        r##"<line x1="{left}" y1="{box_bottom}" x2="{:.1}" y2="{box_bottom}" stroke="#444"/>"##,
+        left + width
     );
     for (idx, s) in series.iter().enumerate() {
-        let color = COLORS[idx % COLORS.len()];
-        let ly = HIST_TOP + 18.0 + 18.0 * idx as f64;
+        let color = color(idx);
+        let ly = top + 18.0 + 18.0 * idx as f64;
         let detail = if s.scores.is_empty() {
             "no games".to_owned()
         } else {
@@ -279,18 +336,16 @@ pub(crate) fn score_distribution_svg(title: &str, series: &[Series]) -> String {
         let _ = writeln!(
             svg,
             r#"<rect x="{:.1}" y="{:.1}" width="12" height="12" fill="{color}"/>"#,
-            LEFT + 12.0,
+            left + 12.0,
             ly - 10.0
         );
         let _ = writeln!(
             svg,
             r#"<text x="{:.1}" y="{ly:.1}">{} ({detail})</text>"#,
-            LEFT + 30.0,
+            left + 30.0,
             escape(&s.name)
         );
     }
-    svg.push_str("</svg>\n");
-    svg
 }
 
 /// A tick step and axis top for shares up to `max_share`: at most six steps.
@@ -306,47 +361,13 @@ fn format_percent(share: f64) -> String {
     if (pct - pct.round()).abs() < 1e-6 { format!("{pct:.0}") } else { format!("{pct:.1}") }
 }
 
-/// Escapes text for SVG character data and attribute values.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::svg::assert_well_formed;
 
     fn series(name: &str, scores: &[u64]) -> Series {
         Series { name: name.to_owned(), scores: scores.to_vec() }
-    }
-
-    /// Checks that every element our writer opens is closed, in order: the
-    /// writer emits no comments, CDATA or `>` inside attributes, so a tag
-    /// scan is enough to catch a malformed file.
-    fn assert_well_formed(svg: &str) {
-        let mut stack: Vec<&str> = Vec::new();
-        let mut rest = svg;
-        while let Some(start) = rest.find('<') {
-            let end = start + rest[start..].find('>').expect("unclosed tag");
-            let tag = &rest[start + 1..end];
-            if let Some(name) = tag.strip_prefix('/') {
-                assert_eq!(stack.pop(), Some(name), "mismatched </{name}>");
-            } else if !tag.ends_with('/') {
-                stack.push(tag.split_whitespace().next().unwrap());
-            }
-            rest = &rest[end + 1..];
-        }
-        assert!(stack.is_empty(), "unclosed elements: {stack:?}");
     }
 
     #[test]
