@@ -14,40 +14,19 @@ use crate::util::{Result, cargo, run_checked};
 pub(crate) const BENCH_CRATES: &[&str] = &["game-core", "solver-expectimax"];
 
 /// What `bench` was asked to do.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, clap::Args)]
 pub(crate) struct BenchArgs {
-    /// Pass criterion's `--quick` (criterion 0.8 stops sampling once the
+    /// Pass criterion's --quick (criterion 0.8 stops sampling once the
     /// significance level is reached).
+    #[arg(long)]
     pub(crate) quick: bool,
-    /// Arguments for criterion itself (after `--`), e.g. a name filter.
+    /// Arguments for criterion itself, after `--` (e.g. a name filter).
+    #[arg(last = true, value_name = "CRITERION_ARGS")]
     pub(crate) criterion_args: Vec<String>,
 }
 
-impl BenchArgs {
-    pub(crate) fn parse(args: &[String]) -> Result<BenchArgs> {
-        let mut parsed = BenchArgs::default();
-        let mut iter = args.iter();
-        while let Some(arg) = iter.next() {
-            match arg.as_str() {
-                "--quick" => parsed.quick = true,
-                "--" => {
-                    parsed.criterion_args.extend(iter.by_ref().cloned());
-                }
-                other => {
-                    return Err(format!(
-                        "unknown `bench` argument `{other}` (criterion arguments go after `--`)"
-                    )
-                    .into());
-                }
-            }
-        }
-        Ok(parsed)
-    }
-}
-
-pub(crate) fn run(args: &[String]) -> Result<()> {
-    let args = BenchArgs::parse(args)?;
-    let rows = run_benches(&args)?;
+pub(crate) fn run(args: &BenchArgs) -> Result<()> {
+    let rows = run_benches(args)?;
     println!();
     if rows.is_empty() {
         println!("No criterion results were written by this run.");
@@ -316,18 +295,6 @@ fn three_digits(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn strings(args: &[&str]) -> Vec<String> {
-        args.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn parses_quick_and_criterion_args() {
-        let args = BenchArgs::parse(&strings(&["--quick", "--", "moves", "--quick"])).unwrap();
-        assert_eq!(args, BenchArgs { quick: true, criterion_args: strings(&["moves", "--quick"]) });
-        assert_eq!(BenchArgs::parse(&[]).unwrap(), BenchArgs::default());
-        assert!(BenchArgs::parse(&strings(&["moves"])).is_err());
-    }
 
     // The two files as criterion 0.8 writes them (trimmed confidence
     // intervals), for a group with an element throughput.

@@ -33,10 +33,7 @@ const STEPS: &[Step] = &[
     },
 ];
 
-pub(crate) fn run(args: &[String]) -> Result<()> {
-    if let Some(arg) = args.first() {
-        return Err(format!("`ci` takes no arguments, got `{arg}`").into());
-    }
+pub(crate) fn run() -> Result<()> {
     // The cargo steps, then the Python package, then the browser test.
     let n_steps = STEPS.len() + 2;
     let total = Instant::now();

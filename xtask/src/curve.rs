@@ -33,16 +33,14 @@ const PAGE: Page = Page {
 const HEIGHT: f64 = 400.0;
 const TITLE: &str = "Learning curve: reach rates and mean score of self-play episodes";
 
-pub(crate) fn run(args: &[String]) -> Result<()> {
-    let [csv, svg] = args else {
-        return Err("usage: cargo xtask curve <curve.csv> <out.svg>".into());
-    };
-    let text = fs::read_to_string(csv).map_err(|e| format!("cannot read {csv}: {e}"))?;
-    let rows = parse(&text).map_err(|e| format!("{csv}: {e}"))?;
-    fs::write(Path::new(svg), render(&rows)).map_err(|e| format!("cannot write {svg}: {e}"))?;
+pub(crate) fn run(csv: &Path, svg: &Path) -> Result<()> {
+    let (csv_name, svg_name) = (csv.display(), svg.display());
+    let text = fs::read_to_string(csv).map_err(|e| format!("cannot read {csv_name}: {e}"))?;
+    let rows = parse(&text).map_err(|e| format!("{csv_name}: {e}"))?;
+    fs::write(svg, render(&rows)).map_err(|e| format!("cannot write {svg_name}: {e}"))?;
     let last = rows.last().ok_or("the curve has no rows")?;
     println!(
-        "{svg}: {} rows, last at {} episodes ({:.2} h): mean score {:.0}",
+        "{svg_name}: {} rows, last at {} episodes ({:.2} h): mean score {:.0}",
         rows.len(),
         last.episodes,
         last.hours,

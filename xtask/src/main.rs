@@ -4,8 +4,9 @@
 //! This follows matklad's cargo-xtask pattern: `.cargo/config.toml` aliases
 //! `cargo xtask` to `cargo run --package xtask --`. It is compiled on every
 //! fresh clone before any task runs, so its dependencies are few: the
-//! workspace's `records` crate (the tournament records' one reader) and
-//! serde_json (cargo's and criterion's JSON, read into typed structs).
+//! workspace's `records` crate (the tournament records' one reader),
+//! serde_json (cargo's and criterion's JSON, read into typed structs) and
+//! clap (the tasks' options, as the CLI parses its own).
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -25,57 +26,67 @@ mod tidy;
 mod tune;
 mod util;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-const HELP: &str = "\
-Usage: cargo xtask <task> [options]
+use clap::{CommandFactory, Parser, Subcommand};
 
-Tasks:
-  ci                 Run what CI runs, stopping at the first failure:
-                     fmt check, clippy (-D warnings), tests, docs (-D warnings),
-                     the Python package's pytest, the browser test.
-  bench [--quick] [-- <criterion args>...]
-                     Run the criterion benches of game-core and solver-expectimax
-                     and print a Markdown table of the medians. `--quick` passes
-                     criterion's --quick; arguments after `--` (e.g. a filter)
-                     go to criterion.
-  results [--quick | --committed]
-                     Run the standard benchmarks and seeded tournaments, then
-                     regenerate docs/results.md and docs/results.svg. `--quick`
-                     gives a small run for checking the pipeline; `--committed`
-                     only prints the tables of the committed records in
-                     docs/data (what results.md's long-tournament table says).
-  tune [<cli-ascii tune options>...]
-                     Tune the evaluator's weights by seeded tournaments:
-                     `cli-ascii tune` in a release build (see its --help;
-                     defaults: --preset fast, 200 games from seed 1000001,
-                     1 round, step 0.25). Prints a Markdown table.
-  curve <CSV> <SVG>  Draw the learning curve that `cli-ascii train` writes
-                     (reach rates and mean score against training hours).
-  help               Print this list.
-";
+/// The project's automation. Run a task with `cargo xtask <TASK>`.
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask", disable_help_subcommand = true)]
+struct Cli {
+    #[command(subcommand)]
+    task: Option<Task>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Task {
+    /// Run what CI runs, stopping at the first failure: fmt check, clippy
+    /// (-D warnings), tests, docs (-D warnings), the Python package's
+    /// pytest, the browser test.
+    Ci,
+    /// Run the criterion benches of game-core and solver-expectimax and print
+    /// a Markdown table of the medians.
+    Bench(bench::BenchArgs),
+    /// Run the standard benchmarks and seeded tournaments, then regenerate
+    /// docs/results.md and docs/results.svg.
+    Results(results::ResultsArgs),
+    /// Tune the evaluator's weights by seeded tournaments: `cli-ascii tune`
+    /// in a release build, with these options (see its --help; defaults:
+    /// --preset fast, 200 games from seed 1000001, 1 round, step 0.25).
+    /// Prints a Markdown table.
+    Tune {
+        /// Options for `cli-ascii tune`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "OPTIONS")]
+        options: Vec<String>,
+    },
+    /// Draw the learning curve that `cli-ascii train` writes (reach rates
+    /// and mean score against training hours) as an SVG.
+    Curve {
+        /// The trainer's curve.csv.
+        csv: PathBuf,
+        /// The SVG to write.
+        svg: PathBuf,
+    },
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some((task, rest)) = args.split_first() else {
-        print!("{HELP}");
-        return ExitCode::SUCCESS;
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // Help goes to stdout with 0, a usage error to stderr with 2.
+            let _ = err.print();
+            return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
+        }
     };
-    let result = match task.as_str() {
-        "help" | "-h" | "--help" => {
-            print!("{HELP}");
-            Ok(())
-        }
-        "ci" => ci::run(rest),
-        "curve" => curve::run(rest),
-        "bench" => bench::run(rest),
-        "results" => results::run(rest),
-        "tune" => tune::run(rest),
-        other => {
-            eprintln!("error: unknown task `{other}`\n");
-            eprint!("{HELP}");
-            return ExitCode::from(2);
-        }
+    let result = match cli.task {
+        // A bare `cargo xtask` lists the tasks, as matklad's cargo-xtask says.
+        None => Cli::command().print_help().map_err(Into::into),
+        Some(Task::Ci) => ci::run(),
+        Some(Task::Bench(args)) => bench::run(&args),
+        Some(Task::Results(args)) => results::run(&args),
+        Some(Task::Tune { options }) => tune::run(&options),
+        Some(Task::Curve { csv, svg }) => curve::run(&csv, &svg),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -83,5 +94,40 @@ fn main() -> ExitCode {
             eprintln!("error: {err}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Task, clap::Error> {
+        let cli = Cli::try_parse_from(std::iter::once("xtask").chain(args.iter().copied()))?;
+        Ok(cli.task.expect("a task"))
+    }
+
+    #[test]
+    fn parses_every_task() {
+        Cli::command().debug_assert();
+        let Task::Bench(bench) = parse(&["bench", "--quick", "--", "moves", "--quick"]).unwrap()
+        else {
+            panic!("not bench")
+        };
+        assert!(bench.quick);
+        assert_eq!(bench.criterion_args, ["moves", "--quick"]);
+        let Task::Results(results) = parse(&["results", "--committed"]).unwrap() else {
+            panic!("not results")
+        };
+        assert!(results.committed && !results.quick);
+        assert!(parse(&["results", "--quick", "--committed"]).is_err());
+        assert!(parse(&["results", "--games"]).is_err());
+        assert!(parse(&["bench", "moves"]).is_err(), "criterion arguments go after --");
+        let Task::Tune { options } = parse(&["tune", "--games", "2", "--step", "0.5"]).unwrap()
+        else {
+            panic!("not tune")
+        };
+        assert_eq!(options, ["--games", "2", "--step", "0.5"]);
+        assert!(parse(&["ci", "extra"]).is_err());
+        assert!(parse(&["curve", "a.csv"]).is_err());
     }
 }

@@ -97,29 +97,20 @@ const SCALING_QUICK_GAMES: u32 = 1;
 /// thread count, so their times compare the same work.
 const SCALING_MAX_MOVES: &str = "1500";
 
-#[derive(Debug, Default, PartialEq, Eq)]
-struct ResultsArgs {
-    quick: bool,
-    /// Only the tables and plot of the committed records, to stdout.
-    committed: bool,
+/// What `results` was asked to do.
+#[derive(Debug, Default, Clone, PartialEq, Eq, clap::Args)]
+pub(crate) struct ResultsArgs {
+    /// A small run (a few games, criterion's --quick) for checking the
+    /// pipeline; its figures are not to be quoted.
+    #[arg(long)]
+    pub(crate) quick: bool,
+    /// Run nothing: print the table of the committed records in docs/data,
+    /// the figures of docs/results.md that come from them.
+    #[arg(long, conflicts_with = "quick")]
+    pub(crate) committed: bool,
 }
 
-impl ResultsArgs {
-    fn parse(args: &[String]) -> Result<ResultsArgs> {
-        let mut parsed = ResultsArgs::default();
-        for arg in args {
-            match arg.as_str() {
-                "--quick" => parsed.quick = true,
-                "--committed" => parsed.committed = true,
-                other => return Err(format!("unknown `results` argument `{other}`").into()),
-            }
-        }
-        Ok(parsed)
-    }
-}
-
-pub(crate) fn run(args: &[String]) -> Result<()> {
-    let args = ResultsArgs::parse(args)?;
+pub(crate) fn run(args: &ResultsArgs) -> Result<()> {
     if args.committed {
         print!("{}", long_runs_markdown(&long_runs()?));
         return Ok(());
@@ -318,7 +309,7 @@ fn run_tournament(binary: &Path, args: &[String], csv: &str) -> Result<Outcome> 
 /// Everything `docs/results.md` is made of.
 #[derive(Debug)]
 struct Report {
-    quick: bool,
+    pub(crate) quick: bool,
     machine: Machine,
     bench_rows: Vec<BenchRow>,
     runs: Vec<TournamentRun>,
@@ -499,17 +490,6 @@ fn format_millis(millis: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parses_quick() {
-        assert_eq!(
-            ResultsArgs::parse(&["--quick".to_owned()]).unwrap(),
-            ResultsArgs { quick: true, committed: false }
-        );
-        assert_eq!(ResultsArgs::parse(&[]).unwrap(), ResultsArgs::default());
-        assert!(ResultsArgs::parse(&["--committed".to_owned()]).unwrap().committed);
-        assert!(ResultsArgs::parse(&["--games".to_owned()]).is_err());
-    }
 
     #[test]
     fn tournament_command_line() {
