@@ -112,14 +112,21 @@ impl CsvLog {
     /// existing one whose records are returned (a missing one is new).
     fn open(path: &Path, resume: bool) -> anyhow::Result<(CsvLog, Vec<Record>)> {
         let context = || format!("cannot write {}", path.display());
-        let earlier = if resume && path.exists() {
+        let existing = if resume && path.exists() {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            records::read_csv(&text).with_context(|| format!("cannot resume {}", path.display()))?
+            Some(text)
         } else {
-            Vec::new()
+            None
         };
-        let fresh = !(resume && path.exists());
+        let earlier = match &existing {
+            Some(text) => records::read_csv(text)
+                .with_context(|| format!("cannot resume {}", path.display()))?,
+            None => Vec::new(),
+        };
+        // An empty file (a run stopped before its header was written) starts
+        // afresh, header included.
+        let fresh = existing.is_none_or(|text| text.trim().is_empty());
         let file = OpenOptions::new()
             .create(true)
             .write(true)

@@ -151,6 +151,11 @@ fn resume_plays_only_the_missing_seeds_and_keeps_the_file() {
     let mut sorted = seeds.clone();
     sorted.sort();
     assert_eq!(sorted, ["1", "2", "3", "4"], "each seed once: {after}");
+    // An empty file is resumed as a new one, header first.
+    std::fs::write(&csv, "").unwrap();
+    stdout_of(&args("1", true).iter().map(String::as_str).collect::<Vec<_>>());
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(records::read_csv(&text).unwrap().len(), 1, "{text}");
     // A file of another format is refused, not appended to.
     std::fs::write(&csv, "seed,score\n1,2\n").unwrap();
     let out = run(&more.iter().map(String::as_str).collect::<Vec<_>>(), None);
