@@ -12,6 +12,7 @@
 use std::io::{self, Write};
 
 use game_core::{Board, Direction, Game, GameBoard, GameRng, Grid, PlayError, Rules, RulesBuilder};
+use serde::Serialize;
 
 /// gymnasium-2048's actions: 0 up, 1 right, 2 down, 3 left.
 const GYM_DIRECTIONS: [Direction; 4] =
@@ -24,29 +25,36 @@ const CASES: [(u64, usize, f64); 5] =
 /// At most this many steps per game.
 const MAX_STEPS: usize = 400;
 
-/// The JSON of one step.
-fn step_json<B: GameBoard>(
+/// The file: the games, in the order of `CASES`.
+#[derive(Serialize)]
+struct Golden {
+    games: Vec<GoldenGame>,
+}
+
+/// One game: its settings, its first board and every step.
+#[derive(Serialize)]
+struct GoldenGame {
+    seed: u64,
+    size: usize,
+    four_probability: f64,
+    start: String,
+    steps: Vec<Step>,
+}
+
+/// One action and what it did; boards in the engine's notation.
+#[derive(Serialize)]
+struct Step {
     action: usize,
-    before: &B,
-    game: &Game<B>,
-    played: &Result<u32, ()>,
-) -> String {
-    let (reward, legal) = match played {
-        Ok(score) => (*score, true),
-        Err(()) => (0, false),
-    };
-    let after = before.slide(GYM_DIRECTIONS[action]).map_or(*before, |(b, _)| b);
-    format!(
-        "{{\"action\": {action}, \"legal\": {legal}, \"reward\": {reward}, \
-         \"afterstate\": \"{after}\", \"board\": \"{}\", \"score\": {}, \"terminated\": {}}}",
-        game.board(),
-        game.score(),
-        game.board().is_game_over()
-    )
+    legal: bool,
+    reward: u32,
+    afterstate: String,
+    board: String,
+    score: u64,
+    terminated: bool,
 }
 
 /// Plays one game with actions drawn from their own stream.
-fn play<B: GameBoard>(seed: u64, rules: Rules) -> String {
+fn play<B: GameBoard>(seed: u64, rules: Rules) -> GoldenGame {
     let game_seed = GameRng::new(seed).next_u64();
     let mut game = Game::<B>::new(rules, game_seed).expect("a size this board type has");
     let mut chooser = GameRng::new(seed ^ 0xA5A5);
@@ -58,19 +66,29 @@ fn play<B: GameBoard>(seed: u64, rules: Rules) -> String {
         }
         let action = chooser.below(4);
         let before = *game.board();
-        let played = match game.play(GYM_DIRECTIONS[action]) {
-            Ok(turn) => Ok(turn.score_gained),
-            Err(PlayError::NothingMoves(_)) => Err(()),
+        let (reward, legal) = match game.play(GYM_DIRECTIONS[action]) {
+            Ok(turn) => (turn.score_gained, true),
+            Err(PlayError::NothingMoves(_)) => (0, false),
             Err(err) => panic!("the game was not over: {err}"),
         };
-        steps.push(step_json(action, &before, &game, &played));
+        let after = before.slide(GYM_DIRECTIONS[action]).map_or(before, |(b, _)| b);
+        steps.push(Step {
+            action,
+            legal,
+            reward,
+            afterstate: after.to_string(),
+            board: game.board().to_string(),
+            score: game.score(),
+            terminated: game.board().is_game_over(),
+        });
     }
-    format!(
-        "{{\"seed\": {seed}, \"size\": {}, \"four_probability\": {}, \"start\": \"{start}\",\n   \"steps\": [\n    {}\n   ]}}",
-        rules.size(),
-        rules.four_probability(),
-        steps.join(",\n    ")
-    )
+    GoldenGame {
+        seed,
+        size: rules.size(),
+        four_probability: rules.four_probability(),
+        start,
+        steps,
+    }
 }
 
 fn main() -> io::Result<()> {
@@ -81,6 +99,8 @@ fn main() -> io::Result<()> {
             .expect("valid rules");
         games.push(if size == 4 { play::<Board>(seed, rules) } else { play::<Grid>(seed, rules) });
     }
+    // One line per file: it is generated, and read back by json.load.
     let mut out = io::stdout().lock();
-    writeln!(out, "{{\"games\": [\n  {}\n]}}", games.join(",\n  "))
+    serde_json::to_writer(&mut out, &Golden { games })?;
+    writeln!(out)
 }
