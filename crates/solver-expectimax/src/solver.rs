@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::config::{Algorithm, ConfigError, Depth, SearchConfig};
 use crate::eval::{Evaluator, WeightedEvaluator};
-use crate::search::{Shared, Task, split};
+use crate::search::{Classes, Shared, Task, split};
 use crate::stats::Stats;
 use crate::table::TransTable;
 use crate::tutorial::Tutorial;
@@ -424,6 +424,7 @@ impl Solver {
             return Err(SearchError::NoMove);
         }
         let stop = AtomicBool::new(false);
+        let classes = Classes::new((1.0 - p4) as f32, p4 as f32, cutoff);
         let mut stats = Stats::default();
         let mut done: Option<(u32, Vec<f32>)> = None;
         // Without a budget, one search at the target depth; with one,
@@ -440,7 +441,7 @@ impl Solver {
             let shared = Shared {
                 eval,
                 table,
-                cutoff,
+                classes,
                 p2: (1.0 - p4) as f32,
                 p4: p4 as f32,
                 deadline,
@@ -455,7 +456,8 @@ impl Solver {
             for (k, (i, spawned, four)) in tasks.iter().enumerate() {
                 let n = moved[*i].1.count_empty() as f32;
                 let p = if *four { shared.p4 } else { shared.p2 };
-                let (pieces, moves) = split(spawned, depth, p / n, cutoff, rewards);
+                let class = Classes::of(p / n);
+                let (pieces, moves) = split(spawned, depth, class, &classes, rewards);
                 stats.moves += moves;
                 work.extend(pieces.into_iter().map(|w| (k, w)));
             }
