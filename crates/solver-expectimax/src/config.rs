@@ -80,8 +80,9 @@ pub struct SearchConfig {
     /// pool of that size. The decision at a fixed depth is the same for any
     /// count.
     pub threads: usize,
-    /// The transposition table's size bound in bytes (0 = no table). Only
-    /// the packed 4x4 board uses a table.
+    /// The transposition tables' size bound in bytes (0 = no table); from
+    /// 2 MiB on, 1 MiB of it is a table of its own for the nodes just above
+    /// the leaves. Only the packed 4x4 board uses a table.
     pub table_bytes: usize,
 }
 

@@ -5,9 +5,10 @@
 //! class (4 per octave, by masking the `f32` mantissa), and everything below
 //! the node (cut-offs, children's probabilities) is computed from the class,
 //! not the exact product. So a chance node's value is a pure function of
-//! (board, depth left, class), which is the table's key: a hit is exactly the
-//! value a search would compute, and the decision at a fixed depth is the
-//! same whatever the thread count or the table's contents.
+//! (board, depth left, class); the table's key is that triple with what
+//! cannot change the value taken out ([`Classes::key`]). A hit is exactly
+//! the value a search would compute, and the decision at a fixed depth is
+//! the same whatever the thread count or the table's contents.
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -25,16 +26,103 @@ use crate::tutorial::MixHasher;
 /// Rounds a probability down to its class: sign, exponent and the top two
 /// mantissa bits of the `f32`.
 #[inline]
-fn quantize(p: f32) -> (f32, u32) {
-    let bits = p.to_bits() & 0xFFE0_0000;
-    (f32::from_bits(bits), bits >> 21)
+fn quantize(p: f32) -> u32 {
+    p.to_bits() >> 21
 }
 
-/// Chance nodes with less depth left than this are searched again rather
-/// than kept: a probe of a table far larger than the caches costs about as
-/// much as the search one layer above the leaves (measured with
-/// `examples/positions.rs`: the same time per decision, half the moves).
-const MIN_TABLE_DEPTH: u32 = 2;
+/// The key of every chance node whose spawns all score their moves with
+/// the evaluator (see [`Classes::key`]): depth 1, and the class of
+/// probability 0, which no searched node has.
+const LEAF_PARENT: (u32, u32) = (1, 0);
+
+/// Probability classes: how a chance node's probability class gives its
+/// children's, and which max nodes are past the cut-off. A class is the
+/// top 11 bits of the rounded-down `f32`, so classes order like their
+/// probabilities.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Classes {
+    /// The probability of a 2 and of a 4.
+    p: [f32; 2],
+    /// The larger of the two.
+    likelier: f32,
+    cutoff: f32,
+}
+
+impl Classes {
+    pub(crate) fn new(p2: f32, p4: f32, cutoff: f32) -> Classes {
+        Classes { p: [p2, p4], likelier: p2.max(p4), cutoff }
+    }
+
+    /// The class of probability `p`.
+    #[inline]
+    pub(crate) fn of(p: f32) -> u32 {
+        quantize(p)
+    }
+
+    /// The probability a class stands for (its lower bound).
+    #[inline]
+    fn prob(class: u32) -> f32 {
+        f32::from_bits(class << 21)
+    }
+
+    /// Whether a max node of this class scores its moves with the
+    /// evaluator rather than searching below them.
+    #[inline]
+    pub(crate) fn is_cut(&self, class: u32) -> bool {
+        Classes::prob(class) < self.cutoff
+    }
+
+    /// The class of a spawn of probability `p` on one of `n` empty cells
+    /// below a chance node of class `class`: the node's probability
+    /// divided by `n`, times `p`, rounded down (in this order, so that the
+    /// result is the same float whichever way it is reached).
+    #[inline]
+    fn spawn(class: u32, n: usize, p: f32) -> u32 {
+        quantize(Classes::prob(class) / n as f32 * p)
+    }
+
+    /// The classes of a spawned 2 and 4 below a chance node.
+    #[inline]
+    pub(crate) fn spawns(&self, class: u32, n: usize) -> (u32, u32) {
+        (Classes::spawn(class, n, self.p[0]), Classes::spawn(class, n, self.p[1]))
+    }
+
+    /// The key a chance node (depth left, class, `n` empty cells) is
+    /// stored under: what cannot change its value taken out, so that more
+    /// nodes share an entry. Its value is a pure function of (board, depth,
+    /// class), and:
+    ///
+    /// - if every path below it is cut off within `L < depth` chance
+    ///   layers, depth `L` gives the same value. Each layer below spawns on
+    ///   a board with at most one empty cell fewer (a spawn fills one, a
+    ///   move empties none), and the class of a spawn grows with its
+    ///   parent's class and shrinks with the empty cells, so the likelier
+    ///   spawn on one cell fewer per layer bounds every path;
+    /// - if `L` is 1 (its spawns all score their moves with the evaluator,
+    ///   as at depth 1), neither depth nor class matters: all such nodes
+    ///   share [`LEAF_PARENT`].
+    #[inline]
+    pub(crate) fn key(&self, depth: u32, class: u32, n: usize) -> (u32, u32) {
+        let (mut layers, mut below, mut n) = (1, class, n.max(1));
+        while layers < depth {
+            below = Classes::spawn(below, n, self.likelier);
+            if self.is_cut(below) {
+                break;
+            }
+            n = (n - 1).max(1);
+            layers += 1;
+        }
+        if layers == 1 { LEAF_PARENT } else { (layers, class) }
+    }
+}
+
+/// The bytes of the table that holds leaf parents apart from the rest: they
+/// are most of the probes (about 1.2 million per late bench position) and
+/// most of their hits come from nearby subtrees, so a table that stays in
+/// the core's 1 MiB L2 cache answers them without the memory stall of a
+/// probe of the large table (on the loaded machine, `examples/positions.rs`
+/// late: 0.73-0.75 s against 0.76-1.01 s with one table).
+pub(crate) const LEAF_TABLE_BYTES: usize = 1 << 20;
 
 /// Chance nodes at least this likely offer their spawns to idle threads
 /// (see [`Task::expand_parallel`]). Only the top of the tree is that likely, so the
@@ -48,7 +136,10 @@ const CLOCK_EVERY: u32 = 128;
 pub(crate) struct Shared<'a, E> {
     pub(crate) eval: &'a E,
     pub(crate) table: Option<&'a TransTable>,
-    pub(crate) cutoff: f32,
+    /// The small table of leaf parents (see [`LEAF_TABLE_BYTES`]), or
+    /// none, when they go to `table` too.
+    pub(crate) leaves: Option<&'a TransTable>,
+    pub(crate) classes: Classes,
     pub(crate) p2: f32,
     pub(crate) p4: f32,
     pub(crate) deadline: Option<Instant>,
@@ -90,9 +181,19 @@ pub(crate) struct Task<'a, 's, E, B> {
 
 /// The board after each direction, in [`Direction::ALL`] order. (On the
 /// packed board, sharing one transpose between up and down measured no
-/// faster than game-core's column tables, so this stays generic.)
+/// faster than game-core's column tables.) The packed board calls its own
+/// `Board::shift`, which inlines here with the direction known, where the
+/// trait's method is a call with a `match` on the direction per move
+/// (callgrind: 29 instructions per move application of the 135 in all).
 #[inline]
 pub(crate) fn shifts<B: GameBoard>(board: &B) -> [B; 4] {
+    let any: &dyn std::any::Any = board;
+    if let Some(&packed) = any.downcast_ref::<Board>() {
+        let after = Direction::ALL.map(|d| packed.shift(d));
+        if let Some(&after) = (&after as &dyn std::any::Any).downcast_ref::<[B; 4]>() {
+            return after;
+        }
+    }
     Direction::ALL.map(|d| board.shift(d))
 }
 
@@ -115,34 +216,33 @@ pub(crate) fn moves<B: GameBoard>(board: &B, rewards: bool) -> ([B; 4], [f32; 4]
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Work<B> {
     /// A whole max node.
-    Max { board: B, depth: u32, prob: f32 },
-    /// One child chance node of a max node, its probability already
-    /// rounded to its class (exactly as [`Task::max`] would pass it), and
-    /// the score its move gained (0 unless the search counts rewards).
-    Chance { board: B, depth: u32, prob: f32, class: u32, gain: f32 },
+    Max { board: B, depth: u32, class: u32 },
+    /// One child chance node of a max node (exactly as [`Task::max`] would
+    /// search it), and the score its move gained (0 unless the search
+    /// counts rewards).
+    Chance { board: B, depth: u32, class: u32, gain: f32 },
 }
 
-/// Splits the max node (board, depth, prob) into its children's chance
+/// Splits the max node (board, depth, class) into its children's chance
 /// nodes, or keeps it whole when they are leaves (too cheap to be worth a
 /// task). A max node with no legal direction gives no work (its value is 0).
 /// Returns the work and the move applications spent deciding.
 pub(crate) fn split<B: GameBoard>(
     board: &B,
     depth: u32,
-    prob: f32,
-    cutoff: f32,
+    class: u32,
+    classes: &Classes,
     rewards: bool,
 ) -> (Vec<Work<B>>, u64) {
-    let (q, class) = quantize(prob);
-    if depth <= 1 || q < cutoff {
-        return (vec![Work::Max { board: *board, depth, prob }], 0);
+    if depth <= 1 || classes.is_cut(class) {
+        return (vec![Work::Max { board: *board, depth, class }], 0);
     }
     let (children, gains) = moves(board, rewards);
     let work = children
         .into_iter()
         .zip(gains)
         .filter(|(child, _)| child != board)
-        .map(|(child, gain)| Work::Chance { board: child, depth: depth - 1, prob: q, class, gain })
+        .map(|(child, gain)| Work::Chance { board: child, depth: depth - 1, class, gain })
         .collect();
     (work, 4)
 }
@@ -190,61 +290,71 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
     /// into account (a chance node's with its move's gain added).
     pub(crate) fn run(&mut self, work: &Work<B>) -> Result<f32, Aborted> {
         match *work {
-            Work::Max { board, depth, prob } => self.max(&board, depth, prob),
-            Work::Chance { board, depth, prob, class, gain } => {
+            Work::Max { board, depth, class } => self.max(&board, depth, class),
+            Work::Chance { board, depth, class, gain } => {
                 let v = match self.probe(&board, depth, class) {
                     Some(v) => {
                         self.stats.table_hits += 1;
                         v
                     }
-                    None => self.expand(&board, depth, prob, class)?,
+                    None => self.expand(&board, depth, class)?,
                 };
                 Ok(gain + v)
             }
         }
     }
 
+    /// Leaf parents (key depth 1) go to the small table when there is one.
+    #[inline]
+    fn table_for(&self, depth: u32) -> Option<&'a TransTable> {
+        match self.shared.leaves {
+            Some(leaves) if depth == 1 => Some(leaves),
+            _ => self.shared.table,
+        }
+    }
+
     #[inline]
     fn probe(&self, board: &B, depth: u32, class: u32) -> Option<f32> {
+        let (depth, class) = self.shared.classes.key(depth, class, board.count_empty());
         match board.key() {
-            Some(k) => self.shared.table.and_then(|t| t.get(k, depth, class)),
+            Some(k) => self.table_for(depth).and_then(|t| t.get(k, depth, class)),
             None => self.memo.get(&(*board, depth, class)).copied(),
         }
     }
 
     /// A chance node that is neither a leaf nor in the table: every spawn,
     /// then the result stored.
-    fn expand(&mut self, board: &B, depth: u32, prob: f32, class: u32) -> Result<f32, Aborted> {
+    fn expand(&mut self, board: &B, depth: u32, class: u32) -> Result<f32, Aborted> {
         self.check_clock()?;
         self.stats.nodes += 1;
         let n = board.count_empty();
-        let cell_prob = prob / n as f32;
         let (p2, p4) = (self.shared.p2, self.shared.p4);
+        let (class2, class4) = self.shared.classes.spawns(class, n);
         let mut total = 0f32;
-        if self.shared.parallel && prob >= PARALLEL_MIN_PROB && board.key().is_some() {
-            total = self.expand_parallel(board, depth, cell_prob)?;
+        if self.shared.parallel
+            && Classes::prob(class) >= PARALLEL_MIN_PROB
+            && board.key().is_some()
+        {
+            total = self.expand_parallel(board, depth, class2, class4)?;
         } else {
             for idx in board.empty_cells() {
                 if p2 > 0.0 {
-                    let v =
-                        self.max(&board.with_exponent_unchecked(idx, 1), depth, cell_prob * p2)?;
+                    let v = self.max(&board.with_exponent_unchecked(idx, 1), depth, class2)?;
                     total += p2 * v;
                 }
                 if p4 > 0.0 {
-                    let v =
-                        self.max(&board.with_exponent_unchecked(idx, 2), depth, cell_prob * p4)?;
+                    let v = self.max(&board.with_exponent_unchecked(idx, 2), depth, class4)?;
                     total += p4 * v;
                 }
             }
         }
         let value = total / n as f32;
-        if depth >= MIN_TABLE_DEPTH {
-            match (self.shared.table, board.key()) {
-                (Some(table), Some(k)) => table.put(k, depth, class, value),
-                (_, Some(_)) => {}
-                (_, None) => {
-                    self.memo.insert((*board, depth, class), value);
-                }
+        let (depth, class) = self.shared.classes.key(depth, class, n);
+        match (self.table_for(depth), board.key()) {
+            (Some(table), Some(k)) => table.put(k, depth, class, value),
+            (_, Some(_)) => {}
+            (_, None) => {
+                self.memo.insert((*board, depth, class), value);
             }
         }
         Ok(value)
@@ -258,27 +368,35 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
     /// sum is taken in the same order as the sequential loop, so the value
     /// is the same to the bit. (For packed boards only: other boards'
     /// memos are per task and would start empty.)
-    fn expand_parallel(&mut self, board: &B, depth: u32, cell_prob: f32) -> Result<f32, Aborted> {
+    fn expand_parallel(
+        &mut self,
+        board: &B,
+        depth: u32,
+        class2: u32,
+        class4: u32,
+    ) -> Result<f32, Aborted> {
         let (p2, p4) = (self.shared.p2, self.shared.p4);
-        let spawns: Vec<(B, f32)> = board
+        let spawns: Vec<(B, f32, u32)> = board
             .empty_cells()
-            .flat_map(|idx| [(idx, 1, p2), (idx, 2, p4)])
-            .filter(|&(_, _, p)| p > 0.0)
-            .map(|(idx, exponent, p)| (board.with_exponent_unchecked(idx, exponent), p))
+            .flat_map(|idx| [(idx, 1, p2, class2), (idx, 2, p4, class4)])
+            .filter(|&(_, _, p, _)| p > 0.0)
+            .map(|(idx, exponent, p, class)| {
+                (board.with_exponent_unchecked(idx, exponent), p, class)
+            })
             .collect();
         let shared = self.shared;
         let results: Vec<(Result<f32, Aborted>, Stats)> = spawns
             .par_iter()
-            .map(|(spawned, p)| {
+            .map(|(spawned, _, class)| {
                 let mut task = Task::new(shared);
-                let v = task.max(spawned, depth, cell_prob * p);
+                let v = task.max(spawned, depth, *class);
                 (v, task.stats)
             })
             .collect();
         // Count every spawn's work, even past an aborted one: the others
         // ran, and a timed search reports the work of its aborted depth too.
         let mut total = Ok(0f32);
-        for ((_, p), (v, stats)) in spawns.iter().zip(results) {
+        for ((_, p, _), (v, stats)) in spawns.iter().zip(results) {
             self.stats += stats;
             total = total.and_then(|t| Ok(t + p * v?));
         }
@@ -287,18 +405,17 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
 
     /// A max node: the best chance node over the directions that change the
     /// board, or 0 (a lost board) when none does.
-    pub(crate) fn max(&mut self, board: &B, depth: u32, prob: f32) -> Result<f32, Aborted> {
+    pub(crate) fn max(&mut self, board: &B, depth: u32, class: u32) -> Result<f32, Aborted> {
         self.stats.moves += 4;
         let (children, gains) = moves(board, self.shared.rewards);
         let legal = children.map(|c| c != *board);
-        // The children are chance nodes of the same depth and probability:
-        // decide leaf or not once, and probe the table for all of them
-        // before searching any, so that the (mostly cache-missing) loads
-        // overlap instead of stalling one after another.
-        let (prob, class) = quantize(prob);
+        // The children are chance nodes of the same depth and class: decide
+        // leaf or not once, and probe the table for all of them before
+        // searching any, so that the (mostly cache-missing) loads overlap
+        // instead of stalling one after another.
         let depth = depth - 1;
         let mut best = self.shared.floor();
-        if depth == 0 || prob < self.shared.cutoff {
+        if depth == 0 || self.shared.classes.is_cut(class) {
             for ((child, legal), gain) in children.iter().zip(legal).zip(gains) {
                 if legal {
                     self.stats.evals += 1;
@@ -308,8 +425,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
             return Ok(Shared::<E>::lost_if_none(best));
         }
         let hits: [Option<f32>; 4] = std::array::from_fn(|i| {
-            let worth_it = legal[i] && depth >= MIN_TABLE_DEPTH;
-            if worth_it { self.probe(&children[i], depth, class) } else { None }
+            if legal[i] { self.probe(&children[i], depth, class) } else { None }
         });
         for i in 0..4 {
             if !legal[i] {
@@ -320,7 +436,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
                     self.stats.table_hits += 1;
                     v
                 }
-                None => self.expand(&children[i], depth, prob, class)?,
+                None => self.expand(&children[i], depth, class)?,
             };
             best = best.max(gains[i] + v);
         }
@@ -351,7 +467,8 @@ mod tests {
                 let shared = Shared {
                     eval: &eval,
                     table: None,
-                    cutoff: 1e-4,
+                    leaves: None,
+                    classes: Classes::new(0.9, 0.1, 1e-4),
                     p2: 0.9,
                     p4: 0.1,
                     deadline: None,
@@ -361,7 +478,7 @@ mod tests {
                 };
                 pool.install(|| {
                     let mut task = Task::new(&shared);
-                    let v = task.run(&Work::Max { board, depth: 4, prob: 1.0 });
+                    let v = task.run(&Work::Max { board, depth: 4, class: Classes::of(1.0) });
                     (v.ok().map(f32::to_bits), task.stats.moves, task.stats.evals)
                 })
             };

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::config::{Algorithm, ConfigError, Depth, SearchConfig};
 use crate::eval::{Evaluator, WeightedEvaluator};
-use crate::search::{Shared, Task, split};
+use crate::search::{Classes, LEAF_TABLE_BYTES, Shared, Task, split};
 use crate::stats::Stats;
 use crate::table::TransTable;
 use crate::tutorial::Tutorial;
@@ -95,10 +95,10 @@ enum Engine {
     /// The tutorial's search keeps nothing (its memos live per decision).
     Tutorial,
     /// The strong search keeps its evaluator's row table and its
-    /// transposition table (none when `table_bytes` is below one entry).
-    Expectimax { eval: WeightedEvaluator, table: Option<TransTable>, cutoff: f32 },
-    /// The learned search keeps its network and its own table.
-    Learned { eval: SharedEvaluator, table: Option<TransTable>, cutoff: f32 },
+    /// transposition tables (none when `table_bytes` is below one entry).
+    Expectimax { eval: WeightedEvaluator, tables: Tables, cutoff: f32 },
+    /// The learned search keeps its network and its own tables.
+    Learned { eval: SharedEvaluator, tables: Tables, cutoff: f32 },
 }
 
 /// A learned evaluator of packed 4x4 afterstates, shared by the solvers
@@ -134,10 +134,34 @@ impl<B: GameBoard> Evaluator<B> for Packed<'_> {
     }
 }
 
+/// A search's transposition tables within `table_bytes`: the leaf
+/// parents' small one (when the bound leaves room for twice its size) and
+/// the large one in the rest.
+struct Tables {
+    table: Option<TransTable>,
+    leaves: Option<TransTable>,
+}
+
+impl Tables {
+    fn with_bytes(bytes: usize, touch: bool) -> Tables {
+        if bytes < 2 * LEAF_TABLE_BYTES {
+            return Tables { table: TransTable::with_bytes(bytes, touch), leaves: None };
+        }
+        Tables {
+            table: TransTable::with_bytes(bytes - LEAF_TABLE_BYTES, touch),
+            leaves: TransTable::with_bytes(LEAF_TABLE_BYTES, touch),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &TransTable> {
+        self.table.iter().chain(&self.leaves)
+    }
+}
+
 impl Engine {
-    fn table(&self) -> Option<&TransTable> {
+    fn tables(&self) -> Option<&Tables> {
         match self {
-            Engine::Expectimax { table, .. } | Engine::Learned { table, .. } => table.as_ref(),
+            Engine::Expectimax { tables, .. } | Engine::Learned { tables, .. } => Some(tables),
             Engine::Tutorial => None,
         }
     }
@@ -195,12 +219,12 @@ impl Solver {
             (Algorithm::Tutorial, None) => Engine::Tutorial,
             (Algorithm::Expectimax { weights, prob_cutoff }, None) => Engine::Expectimax {
                 eval: WeightedEvaluator::new(weights),
-                table: TransTable::with_bytes(config.table_bytes, touch),
+                tables: Tables::with_bytes(config.table_bytes, touch),
                 cutoff: prob_cutoff,
             },
             (Algorithm::Learned { prob_cutoff }, Some(eval)) => Engine::Learned {
                 eval,
-                table: TransTable::with_bytes(config.table_bytes, touch),
+                tables: Tables::with_bytes(config.table_bytes, touch),
                 cutoff: prob_cutoff,
             },
             (Algorithm::Learned { .. }, None) => return Err(ConfigError::NoEvaluator),
@@ -216,14 +240,14 @@ impl Solver {
 
     /// The bytes held by the transposition table (0 when there is none).
     pub fn table_bytes(&self) -> usize {
-        self.engine.table().map_or(0, TransTable::bytes)
+        self.engine.tables().map_or(0, |t| t.iter().map(TransTable::bytes).sum())
     }
 
     /// Empties the transposition table, so that the next decision searches
     /// from a cold table (as benchmarks want). Decisions never need this:
     /// the table's entries stay exact from move to move and game to game.
     pub fn clear_table(&self) {
-        if let Some(table) = self.engine.table() {
+        for table in self.engine.tables().into_iter().flat_map(Tables::iter) {
             table.clear();
         }
     }
@@ -251,10 +275,10 @@ impl Solver {
     /// [`SearchError::NoMove`] when no direction changes the board.
     pub fn decide<B: GameBoard>(&self, board: &B, rules: &Rules) -> Result<Decision, SearchError> {
         match &self.engine {
-            Engine::Expectimax { eval, table, cutoff } => {
-                self.decide_expectimax(board, rules, *cutoff, eval, table.as_ref(), false)
+            Engine::Expectimax { eval, tables, cutoff } => {
+                self.decide_expectimax(board, rules, *cutoff, eval, Some(tables), false)
             }
-            Engine::Learned { eval, table, cutoff } => {
+            Engine::Learned { eval, tables, cutoff } => {
                 if board.size() != 4 {
                     return Err(SearchError::NotFourByFour(board.size()));
                 }
@@ -264,7 +288,7 @@ impl Solver {
                         rules,
                         *cutoff,
                         &Borrowed(&**eval),
-                        table.as_ref(),
+                        Some(tables),
                         true,
                     ),
                     None => {
@@ -404,7 +428,7 @@ impl Solver {
         rules: &Rules,
         cutoff: f32,
         eval: &E,
-        table: Option<&TransTable>,
+        tables: Option<&Tables>,
         rewards: bool,
     ) -> Result<Decision, SearchError> {
         let start = Instant::now();
@@ -424,6 +448,7 @@ impl Solver {
             return Err(SearchError::NoMove);
         }
         let stop = AtomicBool::new(false);
+        let classes = Classes::new((1.0 - p4) as f32, p4 as f32, cutoff);
         let mut stats = Stats::default();
         let mut done: Option<(u32, Vec<f32>)> = None;
         // Without a budget, one search at the target depth; with one,
@@ -439,8 +464,9 @@ impl Solver {
             };
             let shared = Shared {
                 eval,
-                table,
-                cutoff,
+                table: tables.and_then(|t| t.table.as_ref()),
+                leaves: tables.and_then(|t| t.leaves.as_ref()),
+                classes,
                 p2: (1.0 - p4) as f32,
                 p4: p4 as f32,
                 deadline,
@@ -455,7 +481,8 @@ impl Solver {
             for (k, (i, spawned, four)) in tasks.iter().enumerate() {
                 let n = moved[*i].1.count_empty() as f32;
                 let p = if *four { shared.p4 } else { shared.p2 };
-                let (pieces, moves) = split(spawned, depth, p / n, cutoff, rewards);
+                let class = Classes::of(p / n);
+                let (pieces, moves) = split(spawned, depth, class, &classes, rewards);
                 stats.moves += moves;
                 work.extend(pieces.into_iter().map(|w| (k, w)));
             }

@@ -26,7 +26,6 @@ struct Slot {
 #[derive(Debug)]
 pub(crate) struct TransTable {
     slots: Box<[Slot]>,
-    mask: usize,
 }
 
 /// Marks a used slot, so that an all-zero slot never matches a key.
@@ -42,7 +41,7 @@ fn pack_data(depth: u32, class: u32, value: f32) -> u64 {
 }
 
 impl TransTable {
-    /// A table of at most `bytes` bytes (a power-of-two number of entries);
+    /// A table of at most `bytes` bytes (as many entries as fit);
     /// `None` when that is not even one entry. With `touch`, every page is
     /// written now (see below); otherwise pages are mapped as searches reach
     /// them, which is cheaper when only a few decisions are made.
@@ -51,7 +50,6 @@ impl TransTable {
         if entries == 0 {
             return None;
         }
-        let entries = 1usize << (usize::BITS - 1 - entries.leading_zeros());
         let slots: Box<[Slot]> = (0..entries).map(|_| Slot::default()).collect();
         // The allocation may come as untouched zero pages; writing one word
         // per page makes the page faults happen here and not inside a timed
@@ -59,7 +57,7 @@ impl TransTable {
         for slot in slots.iter().step_by(4096 / ENTRY_BYTES).filter(|_| touch) {
             slot.data.store(0, Ordering::Relaxed);
         }
-        Some(TransTable { slots, mask: entries - 1 })
+        Some(TransTable { slots })
     }
 
     /// Forgets every entry (and maps every page, as a side effect).
@@ -80,7 +78,9 @@ impl TransTable {
             board ^ (u64::from(class) << 8 | u64::from(depth)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         h ^= h >> 29;
-        (h as usize) & self.mask
+        // The high bits of the hash scaled to the length ("fast range"), so
+        // that any number of entries works and the size bound is exact.
+        ((u128::from(h) * self.slots.len() as u128) >> 64) as usize
     }
 
     #[inline]
@@ -106,11 +106,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_size_bound_holds_and_rounds_down_to_a_power_of_two() {
+    fn the_size_bound_holds_and_wastes_less_than_an_entry() {
         for bytes in [16, 17, 1000, 1 << 20, (1 << 20) + 5] {
             let table = TransTable::with_bytes(bytes, true).expect("at least one entry");
             assert!(table.bytes() <= bytes);
-            assert!(table.bytes() * 2 > bytes);
+            assert!(table.bytes() + ENTRY_BYTES > bytes);
         }
         assert!(TransTable::with_bytes(15, false).is_none());
     }
