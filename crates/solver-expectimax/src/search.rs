@@ -120,8 +120,8 @@ impl Classes {
 /// are most of the probes (about 1.2 million per late bench position) and
 /// most of their hits come from nearby subtrees, so a table that stays in
 /// the core's 1 MiB L2 cache answers them without the memory stall of a
-/// probe of the large table (on the loaded machine, `examples/positions.rs`
-/// late: 0.73-0.75 s against 0.76-1.01 s with one table).
+/// probe of the large table (on the loaded machine, the late bench
+/// positions: 0.73-0.75 s against 0.76-1.01 s with one table; docs/solver.md).
 pub(crate) const LEAF_TABLE_BYTES: usize = 1 << 20;
 
 /// Chance nodes at least this likely offer their spawns to idle threads
