@@ -255,7 +255,7 @@ impl<B: GameBoard> Session<B> {
         match self.game.play(dir) {
             Ok(_) => {
                 // The new tile is the one cell that the move left empty.
-                let moved = before.board().shift(dir);
+                let moved = before.board().slide_unscored(dir);
                 let n = moved.size();
                 let spawned = (0..n * n).map(|i| (i / n, i % n)).find(|&(r, c)| {
                     moved.value(r, c) == Some(0) && self.game.board().value(r, c) != Some(0)

@@ -91,7 +91,7 @@ fn write_transcript<B: GameBoard>(
         let Some((dir, _)) = player.choose(&game) else { break };
         // The board between the move and the spawn, which the tutorial
         // prints: the same board when the move changes nothing.
-        let moved = game.board().shift(dir);
+        let moved = game.board().slide_unscored(dir);
         game.play(dir).context("the player chose a move the rules refuse")?;
         out.write_all(b"Human move\n==========\n")?;
         out.write_all(bordered_with_score(&moved, game.score()).as_bytes())?;

@@ -360,7 +360,7 @@ impl Solver {
     fn root_tasks<B: GameBoard>(board: &B, p4: f64) -> (Vec<(Direction, B)>, Vec<RootTask<B>>) {
         let moved: Vec<(Direction, B)> = Direction::ALL
             .into_iter()
-            .map(|d| (d, board.shift(d)))
+            .map(|d| (d, board.slide_unscored(d)))
             .filter(|(_, b)| b != board)
             .collect();
         let mut tasks = Vec::new();

@@ -110,7 +110,7 @@ impl<B: GameBoard> Tutorial<B> {
         let mut best: Option<i32> = None;
         for dir in Direction::ALL {
             self.stats.moves += 1;
-            let moved = board.shift(dir);
+            let moved = board.slide_unscored(dir);
             if moved != *board {
                 let v = self.chance(&moved, depth);
                 best = Some(best.map_or(v, |b| b.max(v)));

@@ -202,7 +202,11 @@ fn the_java_move_is_the_game_core_move() {
     for board in sample_boards(300, 0..=16, 11) {
         let j = JBoard::from_board(&board);
         for (m, dir) in MOVES.iter().zip(Direction::ALL) {
-            assert_eq!(j.move_(*m), JBoard::from_board(&board.shift(dir)), "{board} {dir}");
+            assert_eq!(
+                j.move_(*m),
+                JBoard::from_board(&board.slide_unscored(dir)),
+                "{board} {dir}"
+            );
         }
     }
 }
