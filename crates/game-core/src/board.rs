@@ -57,10 +57,13 @@ pub struct Board {
 const ROW_MASK: u64 = 0xFFFF;
 const LOW_NIBBLE_BITS: u64 = 0x1111_1111_1111_1111;
 
-/// One bit per cell (bit `4 * idx`) whose nibble is 15.
+/// One bit per cell (bit `4 * idx + 3`) whose nibble is 15: adding 1 to a
+/// nibble's low three bits carries into its top bit exactly when they are
+/// all set (and never out of the nibble), which is then ANDed with the top
+/// bit itself. Four operations, where folding the bits takes seven.
 #[inline]
 const fn full_nibbles(x: u64) -> u64 {
-    x & x >> 1 & x >> 2 & x >> 3 & LOW_NIBBLE_BITS
+    (x & 0x7777_7777_7777_7777).wrapping_add(LOW_NIBBLE_BITS) & x & 0x8888_8888_8888_8888
 }
 
 /// The cell indices of line `k` for a push toward `dir`, the wall first.
@@ -304,13 +307,27 @@ impl Board {
         Board::from_raw(cells)
     }
 
+    /// [`Board::slide`] on the line-by-line path.
+    #[cold]
+    #[inline(never)]
+    fn slide_lines_checked(self, dir: Direction) -> Option<(Board, u32)> {
+        let (after, score) = self.slide_lines(dir);
+        (after != self).then_some((after, score))
+    }
+
+    /// [`Board::legal_directions`] on the line-by-line path.
+    #[cold]
+    #[inline(never)]
+    fn legal_lines(self) -> DirectionSet {
+        Direction::ALL.into_iter().filter(|&d| self.slide_lines(d).0 != self).collect()
+    }
+
     /// The board after pushing the tiles toward `dir` and the score gained,
     /// or `None` when nothing moves.
     #[inline]
     pub fn slide(self, dir: Direction) -> Option<(Board, u32)> {
         if self.needs_lines() {
-            let (after, score) = self.slide_lines(dir);
-            return (after != self).then_some((after, score));
+            return self.slide_lines_checked(dir);
         }
         let x = self.cells;
         let (after, score) = match dir {
@@ -331,7 +348,7 @@ impl Board {
     #[inline]
     pub fn legal_directions(self) -> DirectionSet {
         if self.needs_lines() {
-            return Direction::ALL.into_iter().filter(|&d| self.slide_lines(d).0 != self).collect();
+            return self.legal_lines();
         }
         let x = self.cells;
         let rows = CHANGES[(x & ROW_MASK) as usize]
@@ -418,22 +435,27 @@ impl Board {
 }
 
 impl GameBoard for Board {
+    #[inline]
     fn empty(size: usize) -> Result<Board, SizeError> {
         if size == 4 { Ok(Board::EMPTY) } else { Err(SizeError::NotPacked { size }) }
     }
 
+    #[inline]
     fn size(&self) -> usize {
         4
     }
 
+    #[inline]
     fn exponent(&self, row: usize, col: usize) -> Option<u8> {
         (row < 4 && col < 4).then(|| self.exponent_at(4 * row + col))
     }
 
+    #[inline]
     fn with_exponent_unchecked(&self, idx: usize, exponent: u8) -> Board {
         Board::with_exponent_unchecked(*self, idx, exponent)
     }
 
+    #[inline]
     fn set_exponent(&self, row: usize, col: usize, exponent: u8) -> Result<Board, PlaceError> {
         if row >= 4 || col >= 4 {
             return Err(PlaceError::OutOfRange { row, col, size: 4 });
@@ -447,34 +469,42 @@ impl GameBoard for Board {
         Ok(cleared.with_exponent_unchecked(idx, exponent))
     }
 
+    #[inline]
     fn slide(&self, dir: Direction) -> Option<(Board, u32)> {
         Board::slide(*self, dir)
     }
 
+    #[inline]
     fn slide_unscored(&self, dir: Direction) -> Board {
         Board::slide_unscored(*self, dir)
     }
 
+    #[inline]
     fn count_empty(&self) -> usize {
         Board::count_empty(*self)
     }
 
+    #[inline]
     fn empty_cells(&self) -> impl Iterator<Item = usize> {
         Board::empty_cells(*self)
     }
 
+    #[inline]
     fn max_exponent(&self) -> u8 {
         Board::max_exponent(*self)
     }
 
+    #[inline]
     fn count_distinct(&self) -> usize {
         Board::count_distinct(*self)
     }
 
+    #[inline]
     fn legal_directions(&self) -> DirectionSet {
         Board::legal_directions(*self)
     }
 
+    #[inline]
     fn packed(&self) -> Option<u64> {
         self.is_packed().then_some(self.cells)
     }

@@ -138,8 +138,9 @@ where
     }
 }
 
-/// The tiles whose reach rates a summary reports.
-pub const MILESTONES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
+/// The tiles whose reach rates a summary reports, up to 131072, the largest
+/// tile a 4x4 game can reach.
+pub const MILESTONES: [u32; 7] = [2048, 4096, 8192, 16384, 32768, 65536, 131072];
 
 /// Summary statistics of a set of games.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,7 +148,7 @@ pub struct Summary {
     /// Games.
     pub games: usize,
     /// For each of [`MILESTONES`], the number of games that reached it.
-    pub reached: [usize; 5],
+    pub reached: [usize; MILESTONES.len()],
     /// Score percentiles: min, 10%, 25%, median, 75%, 90%, max.
     pub score_percentiles: [u64; 7],
     /// Mean score.
@@ -171,7 +172,7 @@ impl Summary {
             let rank = ((q * scores.len() as f64).ceil() as usize).clamp(1, scores.len());
             scores[rank - 1]
         };
-        let mut reached = [0usize; 5];
+        let mut reached = [0usize; MILESTONES.len()];
         for (count, tile) in reached.iter_mut().zip(MILESTONES) {
             *count = records.iter().filter(|r| r.max_tile >= tile).count();
         }
