@@ -525,6 +525,19 @@ mod tests {
         assert_eq!(s.message(), "nothing to undo");
     }
 
+    /// Two 32768 tiles merge into 65536 at a key press. See: issue 13.
+    #[test]
+    fn two_32768_merge_into_65536() {
+        let mut s = session("32768 32768 0 0/65536 0 0 0/0 0 0 0/0 0 0 0");
+        assert_eq!(s.handle_key(&key(KeyCode::Left)), Flow::Continue);
+        assert_eq!(s.game().score(), 65536);
+        assert_eq!(s.game().board().value(0, 0), Some(65536));
+        assert_eq!(s.game().board().max_tile(), 65536);
+        s.handle_key(&key(KeyCode::Up));
+        assert_eq!(s.game().board().value(0, 0), Some(131072));
+        assert_eq!(s.game().score(), 65536 + 131072);
+    }
+
     #[test]
     fn a_move_that_changes_nothing_is_refused() {
         let mut s = session("2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
