@@ -42,9 +42,9 @@ pub fn play_game<B: GameBoard, P: Player<B>>(
     let mut decisions = Vec::new();
     while !game.is_over() && max_moves.is_none_or(|m| game.moves() < m) {
         let asked = Instant::now();
-        let Some((dir, _)) = player.choose(&game) else { break };
+        let Some(choice) = player.choose(&game) else { break };
         decisions.push(asked.elapsed());
-        if game.play(dir).is_err() {
+        if game.play(choice.direction).is_err() {
             break;
         }
     }
@@ -142,6 +142,25 @@ where
 /// tile a 4x4 game can reach.
 pub const MILESTONES: [u32; 7] = [2048, 4096, 8192, 16384, 32768, 65536, 131072];
 
+/// Percentiles of a set of scores, nearest rank (0 for no games).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Percentiles {
+    /// The lowest.
+    pub min: u64,
+    /// 10%.
+    pub p10: u64,
+    /// 25%.
+    pub p25: u64,
+    /// 50%.
+    pub median: u64,
+    /// 75%.
+    pub p75: u64,
+    /// 90%.
+    pub p90: u64,
+    /// The highest.
+    pub max: u64,
+}
+
 /// Summary statistics of a set of games.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
@@ -149,8 +168,8 @@ pub struct Summary {
     pub games: usize,
     /// For each of [`MILESTONES`], the number of games that reached it.
     pub reached: [usize; MILESTONES.len()],
-    /// Score percentiles: min, 10%, 25%, median, 75%, 90%, max.
-    pub score_percentiles: [u64; 7],
+    /// Score percentiles (nearest rank).
+    pub score_percentiles: Percentiles,
     /// Mean score.
     pub mean_score: f64,
     /// Moves played in all.
@@ -180,15 +199,15 @@ impl Summary {
         Summary {
             games: records.len(),
             reached,
-            score_percentiles: [
-                scores.first().copied().unwrap_or(0),
-                pct(0.10),
-                pct(0.25),
-                pct(0.50),
-                pct(0.75),
-                pct(0.90),
-                scores.last().copied().unwrap_or(0),
-            ],
+            score_percentiles: Percentiles {
+                min: scores.first().copied().unwrap_or(0),
+                p10: pct(0.10),
+                p25: pct(0.25),
+                median: pct(0.50),
+                p75: pct(0.75),
+                p90: pct(0.90),
+                max: scores.last().copied().unwrap_or(0),
+            },
             mean_score: if records.is_empty() { 0.0 } else { total as f64 / records.len() as f64 },
             moves: records.iter().map(|r| r.moves).sum(),
             game_time: records.iter().map(|r| r.duration).sum(),
@@ -204,7 +223,7 @@ impl Summary {
 
     /// The median score.
     pub fn median_score(&self) -> u64 {
-        self.score_percentiles[3]
+        self.score_percentiles.median
     }
 
     /// Moves per second of game time (per game thread).
