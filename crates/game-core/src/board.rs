@@ -308,6 +308,30 @@ impl Board {
         Board::from_raw(cells)
     }
 
+    /// [`Board::slide_unscored`] in each direction, in [`Direction::ALL`]
+    /// order (up, down, left, right), with one check of the path and one
+    /// gathering of the columns for the four.
+    #[inline]
+    pub fn slide_each_unscored(self) -> [Board; 4] {
+        if self.needs_lines() {
+            return self.slide_each_lines();
+        }
+        let x = self.cells;
+        let cols = Board::columns(x);
+        [
+            Board::from_raw(Board::map_columns(cols, &UP)),
+            Board::from_raw(Board::map_columns(cols, &DOWN)),
+            Board::from_raw(Board::map_rows(x, &LEFT)),
+            Board::from_raw(Board::map_rows(x, &RIGHT)),
+        ]
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn slide_each_lines(self) -> [Board; 4] {
+        Direction::ALL.map(|d| self.slide_lines(d).0)
+    }
+
     /// [`Board::slide`] on the line-by-line path.
     #[cold]
     #[inline(never)]
@@ -478,6 +502,11 @@ impl GameBoard for Board {
     #[inline]
     fn slide_unscored(&self, dir: Direction) -> Board {
         Board::slide_unscored(*self, dir)
+    }
+
+    #[inline]
+    fn slide_each_unscored(&self) -> [Board; 4] {
+        Board::slide_each_unscored(*self)
     }
 
     #[inline]

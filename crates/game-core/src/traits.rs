@@ -71,6 +71,13 @@ pub trait GameBoard: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync 
         self.slide(dir).map_or(*self, |(board, _)| board)
     }
 
+    /// [`GameBoard::slide_unscored`] in each direction, in [`Direction::ALL`]
+    /// order: a search's expansion of a node. The packed board overrides it
+    /// to check its path and gather its columns once for the four.
+    fn slide_each_unscored(&self) -> [Self; 4] {
+        Direction::ALL.map(|d| self.slide_unscored(d))
+    }
+
     /// The number of empty cells.
     fn count_empty(&self) -> usize;
 

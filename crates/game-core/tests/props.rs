@@ -199,6 +199,10 @@ proptest! {
             prop_assert_eq!(board.slide(dir).map(|(b, s)| (Grid::from(b), s)), grid.slide(dir));
             prop_assert_eq!(Grid::from(board.slide_unscored(dir)), grid.slide_unscored(dir));
         }
+        let each = board.slide_each_unscored();
+        prop_assert_eq!(each, Direction::ALL.map(|d| board.slide_unscored(d)));
+        prop_assert_eq!(each.map(Grid::from), grid.slide_each_unscored());
+        prop_assert_eq!(board.count_distinct(), GameBoard::count_distinct(&grid));
         prop_assert_eq!(board.legal_directions(), grid.legal_directions());
         prop_assert_eq!(GameBoard::count_empty(&board), grid.count_empty());
         prop_assert_eq!(board.empty_cells().collect::<Vec<_>>(), grid.empty_cells().collect::<Vec<_>>());
