@@ -15,7 +15,7 @@ use crate::limits::MAX_TILE;
 /// exponent (0 = empty, `e` = the tile 2^e, at most [`MAX_EXPONENT`](crate::MAX_EXPONENT)).
 /// [`Board`](crate::Board) (4x4 only, packed) and [`Grid`](crate::Grid)
 /// (2x2 to 8x8) implement it with exactly the same rules.
-pub trait GameBoard: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static {
+pub trait GameBoard: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync {
     /// An empty board of `size` x `size` cells.
     ///
     /// # Errors

@@ -28,6 +28,7 @@
 
 mod config;
 mod eval;
+mod hash;
 mod player;
 mod search;
 mod solver;
