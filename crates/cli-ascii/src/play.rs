@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use game_core::{Direction, Game, GameBoard, PlayError, Rules};
-use solver_expectimax::{Decision, Player};
+use solver_expectimax::{Choice, Player};
 
 use crate::best;
 use crate::cli::{PlayArgs, PlayerKind};
@@ -78,7 +78,7 @@ pub(crate) fn action_for(key: &KeyEvent) -> Option<Action> {
 const WIN_TILE: u32 = 2048;
 
 /// A hint: the direction and, from a search, each direction's value.
-pub(crate) type Hint = (Direction, Option<Decision>);
+pub(crate) type Hint = Choice;
 
 /// A game being played by a person: the game, the positions to undo to,
 /// the last hint and a message line.
@@ -255,7 +255,7 @@ impl<B: GameBoard> Session<B> {
         match self.game.play(dir) {
             Ok(_) => {
                 // The new tile is the one cell that the move left empty.
-                let moved = before.board().shift(dir);
+                let moved = before.board().slide_unscored(dir);
                 let n = moved.size();
                 let spawned = (0..n * n).map(|i| (i / n, i % n)).find(|&(r, c)| {
                     moved.value(r, c) == Some(0) && self.game.board().value(r, c) != Some(0)
@@ -305,7 +305,7 @@ impl<B: GameBoard> Session<B> {
 
 /// The hint as one line.
 pub(crate) fn hint_text(hint: &Hint) -> String {
-    let (dir, decision) = hint;
+    let Choice { direction: dir, decision } = hint;
     let Some(d) = decision else { return format!("hint: {dir}") };
     let values: Vec<String> = Direction::ALL
         .into_iter()
@@ -525,6 +525,19 @@ mod tests {
         assert_eq!(s.message(), "nothing to undo");
     }
 
+    /// Two 32768 tiles merge into 65536 at a key press. See: issue 13.
+    #[test]
+    fn two_32768_merge_into_65536() {
+        let mut s = session("32768 32768 0 0/65536 0 0 0/0 0 0 0/0 0 0 0");
+        assert_eq!(s.handle_key(&key(KeyCode::Left)), Flow::Continue);
+        assert_eq!(s.game().score(), 65536);
+        assert_eq!(s.game().board().value(0, 0), Some(65536));
+        assert_eq!(s.game().board().max_tile(), 65536);
+        s.handle_key(&key(KeyCode::Up));
+        assert_eq!(s.game().board().value(0, 0), Some(131072));
+        assert_eq!(s.game().score(), 65536 + 131072);
+    }
+
     #[test]
     fn a_move_that_changes_nothing_is_refused() {
         let mut s = session("2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
@@ -537,7 +550,7 @@ mod tests {
     fn hint_gives_the_solver_choice_and_a_move_clears_it() {
         let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
         s.handle_key(&key(KeyCode::Char('h')));
-        let (dir, decision) = s.hint().cloned().expect("a hint");
+        let Choice { direction: dir, decision } = s.hint().cloned().expect("a hint");
         let decision = decision.expect("the search's values");
         assert_eq!(decision.direction, dir);
         assert!(decision.value(dir).is_some());

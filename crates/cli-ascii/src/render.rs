@@ -5,7 +5,11 @@ use std::fmt::Write as _;
 use crossterm::style::{Color, Stylize};
 use game_core::GameBoard;
 
-/// The width of a cell between its borders.
+/// The width of a cell between its borders: the tutorial's 8, kept because
+/// every tile fits it. A 6-digit tile (131072, the largest a 4x4 game can
+/// reach) gets a space on each side; only 5x5 boards and larger can build
+/// the 7- and 8-digit tiles (up to 2^25 = 33554432) that fill a cell, and
+/// they still fit it.
 const CELL_WIDTH: usize = 8;
 
 /// A tile's number centred in a cell as the tutorial's `printBoard` does it:
@@ -80,7 +84,9 @@ fn tile_colors(exponent: u8) -> (Color, Color) {
         13 => (99, LIGHT),
         14 => (63, LIGHT),
         15 => (27, LIGHT),
-        _ => (21, LIGHT),
+        16 => (21, LIGHT),
+        17 => (19, LIGHT),
+        _ => (17, LIGHT),
     };
     (Color::AnsiValue(bg), fg)
 }
@@ -93,9 +99,13 @@ pub(crate) fn board_lines<B: GameBoard>(board: &B, color: bool) -> Vec<String> {
 }
 
 /// A tile's number in brackets, centred as [`centred`] does (`"  [2]   "`):
-/// the mark of a new tile without colours.
+/// the mark of a new tile without colours; the number alone when the
+/// brackets would not fit (tiles of 7 digits or more).
 fn bracketed(value: u32) -> String {
     let mut text = format!("[{value}]");
+    if text.len() > CELL_WIDTH {
+        return centred(value);
+    }
     while text.len() < CELL_WIDTH {
         text.push(' ');
         if text.len() < CELL_WIDTH {
@@ -233,6 +243,10 @@ pub(crate) fn styled_board_lines<B: GameBoard>(
                 0 => centred_in(".", CELL),
                 // Brackets when they fit: a 5-digit tile fills the cell.
                 v if marked && !color && v < 10_000 => centred_in(&format!("[{v}]"), CELL),
+                // A 6-digit tile (up to 131072 on 4x4) fills the cell; the
+                // 7- and 8-digit tiles of larger boards are shortened
+                // (`1.05M`) so that the columns stay aligned.
+                v if v >= 1_000_000 => centred_in(&short_count(f64::from(v)), CELL),
                 v => centred_in(&v.to_string(), CELL),
             };
             let exponent = board.exponent(row, col).unwrap_or(0);
@@ -322,6 +336,32 @@ mod tests {
         assert_eq!(centred(2048), "  2048  ");
         assert_eq!(centred(16384), " 16384  ");
         assert_eq!(centred(32768), " 32768  ");
+        assert_eq!(centred(65536), " 65536  ");
+        assert_eq!(centred(131072), " 131072 ");
+        assert_eq!(centred(33_554_432), "33554432");
+        assert_eq!(bracketed(131072), "[131072]");
+        assert_eq!(bracketed(1_048_576), "1048576 ");
+    }
+
+    /// Tiles past 32768 keep every style's columns aligned.
+    #[test]
+    fn big_tiles_fit_every_style() {
+        let board: Board = "131072 65536 32768 2/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        let grid: Grid =
+            "33554432 1048576 0 0 0/0 0 0 0 0/0 0 0 0 0/0 0 0 0 0/0 0 0 0 2".parse().unwrap();
+        let lines = board_lines_marked(&board, false, Some((0, 0)));
+        assert_eq!(lines[2], "|[131072]| 65536  | 32768  |   2    |");
+        let lines = board_lines(&grid, false);
+        assert_eq!(lines[2], "|33554432|1048576 |        |        |        |");
+        for style in BoardStyle::ALL {
+            for lines in [
+                styled_board_lines(&board, false, Some((0, 1)), style),
+                styled_board_lines(&grid, false, None, style),
+            ] {
+                let width = lines[0].chars().count();
+                assert!(lines.iter().all(|l| l.chars().count() == width), "{style:?}: {lines:?}");
+            }
+        }
     }
 
     #[test]

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
-use game_core::{Direction, Game, GameBoard, Rules, RulesBuilder, TurnRule};
+use game_core::{Game, GameBoard, Rules, RulesBuilder, TurnRule};
 use solver_expectimax::{
-    Algorithm, Decision, Depth, ExpectimaxPlayer, Player, RandomPlayer, SearchConfig,
+    Algorithm, Choice, Depth, ExpectimaxPlayer, Player, RandomPlayer, SearchConfig,
     SharedEvaluator, Solver,
 };
 
@@ -187,7 +187,7 @@ impl AnyPlayer {
 }
 
 impl<B: GameBoard> Player<B> for AnyPlayer {
-    fn choose(&mut self, game: &Game<B>) -> Option<(Direction, Option<Decision>)> {
+    fn choose(&mut self, game: &Game<B>) -> Option<Choice> {
         match self {
             AnyPlayer::Expectimax(p) => p.choose(game),
             AnyPlayer::Random(p) => p.choose(game),

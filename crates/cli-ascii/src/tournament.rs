@@ -8,10 +8,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use game_core::{Direction, Game, GameBoard};
+use game_core::{Game, GameBoard};
 use records::Record;
 use solver_expectimax::{
-    Decision, GameRecord, MILESTONES, Player, Summary, TournamentSpec, run_tournament_except,
+    Choice, GameRecord, MILESTONES, Player, Summary, TournamentSpec, run_tournament_except,
 };
 
 use crate::cli::{PlayerKind, TournamentArgs};
@@ -225,7 +225,7 @@ fn summary_table(
         let rate = s.reach_rate(*tile) * 100.0;
         rows.push((format!("reached {tile}"), format!("{rate:5.1}% ({reached})")));
     }
-    let [min, .., max] = s.score_percentiles;
+    let (min, max) = (s.score_percentiles.min, s.score_percentiles.max);
     rows.push(("score min".into(), min.to_string()));
     rows.push(("score median".into(), s.median_score().to_string()));
     rows.push(("score mean".into(), format!("{:.0}", s.mean_score)));
@@ -266,7 +266,7 @@ struct Tracked<'a> {
 }
 
 impl<B: GameBoard> Player<B> for Tracked<'_> {
-    fn choose(&mut self, game: &Game<B>) -> Option<(Direction, Option<Decision>)> {
+    fn choose(&mut self, game: &Game<B>) -> Option<Choice> {
         self.progress.update(self.seed, game.moves(), game.board().max_tile());
         self.inner.choose(game)
     }

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use game_core::{Direction, Game, GameBoard, Rules};
-use solver_expectimax::{Decision, Player};
+use game_core::{Game, GameBoard, Rules};
+use solver_expectimax::{Choice, Player};
 
 use crate::cli::WatchArgs;
 use crate::keys::WATCH_KEYS;
@@ -88,10 +88,10 @@ fn write_transcript<B: GameBoard>(
     out.write_all(b"Setup\n=====\n")?;
     out.write_all(bordered_with_score(game.board(), game.score()).as_bytes())?;
     while !game.is_over() && max_moves.is_none_or(|m| game.moves() < m) {
-        let Some((dir, _)) = player.choose(&game) else { break };
+        let Some(Choice { direction: dir, .. }) = player.choose(&game) else { break };
         // The board between the move and the spawn, which the tutorial
         // prints: the same board when the move changes nothing.
-        let moved = game.board().shift(dir);
+        let moved = game.board().slide_unscored(dir);
         game.play(dir).context("the player chose a move the rules refuse")?;
         out.write_all(b"Human move\n==========\n")?;
         out.write_all(bordered_with_score(&moved, game.score()).as_bytes())?;
@@ -151,7 +151,7 @@ fn new_delay(delay: Duration, key: WatchKey) -> Duration {
 fn watch_live<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Result<ExitCode> {
     let mut game = Game::<B>::new(watch.rules, watch.seed)?;
     let mut delay = watch.delay.unwrap_or(DEFAULT_TTY_DELAY);
-    let mut last: Option<(Direction, Option<Decision>)> = None;
+    let mut last: Option<Choice> = None;
     let mut paused = false;
     let mut quit = None;
     let started = Instant::now();
@@ -202,9 +202,9 @@ fn watch_live<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Re
         if paused {
             continue;
         }
-        let Some((dir, decision)) = player.choose(&game) else { break };
-        game.play(dir).context("the player chose a move the rules refuse")?;
-        last = Some((dir, decision));
+        let Some(choice) = player.choose(&game) else { break };
+        game.play(choice.direction).context("the player chose a move the rules refuse")?;
+        last = Some(choice);
     }
     drop(out);
     drop(guard);
@@ -259,7 +259,7 @@ fn wait_any_key() -> io::Result<()> {
 fn frame<B: GameBoard>(
     watch: &Watch,
     game: &Game<B>,
-    last: Option<&(Direction, Option<Decision>)>,
+    last: Option<&Choice>,
     elapsed: Duration,
     footer: &str,
 ) -> Vec<String> {
@@ -278,10 +278,10 @@ fn frame<B: GameBoard>(
     ];
     let search: Vec<String> = match last {
         None => vec!["the AI has not moved yet".to_owned()],
-        Some((dir, None)) => vec![format!("last move {dir}")],
+        Some(Choice { direction: dir, decision: None }) => vec![format!("last move {dir}")],
         // `eval` is the search's value of the move played, in the
         // evaluator's units, whole and with separators (issue 18, item 11).
-        Some((dir, Some(d))) => vec![
+        Some(Choice { direction: dir, decision: Some(d) }) => vec![
             format!("last move {dir}"),
             format!("eval {}", d.value(*dir).map_or_else(|| "-".to_owned(), render::eval_text)),
             format!("depth {}", d.depth),

@@ -83,3 +83,25 @@ fn text_answers_on_stdin_are_separated() {
     assert!(answers[0].starts_with("+--------+--------+\n") && answers[0].contains("search: "));
     assert!(answers[1].starts_with("+--------+--------+\n") && answers[1].ends_with(" ms\n"));
 }
+
+/// Two 32768 tiles merge: left and right are legal (they were refused when
+/// 32768 was the cap), and 65536 and 131072 parse, print and are searched.
+/// See: issue 13.
+#[test]
+fn tiles_past_32768_merge_print_and_are_searched() {
+    let merge = stdout_of(&[
+        "analyze",
+        "--json",
+        "--preset",
+        "fast",
+        "32768 32768 0 0/0 0 0 0/0 0 0 0/0 0 0 0",
+    ]);
+    assert!(merge.contains("\"up\":null"), "{merge}");
+    assert!(!merge.contains("\"left\":null") && !merge.contains("\"right\":null"), "{merge}");
+    let big = "131072 65536 0 0/0 0 0 0/0 0 0 0/0 0 0 2";
+    let text = stdout_of(&["analyze", "--preset", "fast", big]);
+    assert!(text.contains("| 131072 | 65536  |"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("best: ")), "{text}");
+    let json = stdout_of(&["analyze", "--json", "--preset", "fast", big]);
+    assert!(json.starts_with(&format!("{{\"board\":\"{big}\"")), "{json}");
+}

@@ -142,7 +142,7 @@ fn malformed_board_argument() {
     assert_eq!(
         err,
         "error: the board argument: row 3, cell 3: `3` is not a tile \
-         (expected 0 or . for empty, or a power of two from 2 to 32768)\n"
+         (expected 0 or . for empty, or a power of two from 2 to 33554432)\n"
     );
     error_of(&["analyze", "2 0/0 0 0"], None, 1, "row 2");
     // The usual slips, in the writer's terms. See: issue 18, item 9.
@@ -167,7 +167,7 @@ fn malformed_board_on_stdin_names_the_line() {
             "error: line 3: row 1: 3 cells but the board has 2 rows \
              (a board is square: as many cells in each row as there are rows)",
             "error: line 5: row 2, cell 2: `x` is not a tile \
-             (expected 0 or . for empty, or a power of two from 2 to 32768)",
+             (expected 0 or . for empty, or a power of two from 2 to 33554432)",
         ]
     );
     let stdout = String::from_utf8(out.stdout).unwrap();

@@ -26,5 +26,5 @@ fn a_learned_tournament_plays_whole_games() {
     // Seeds 1 and 2 of the shipped network at two plies reached 8192 and
     // 4096 (docs/data/ntuple-2ply.csv): both pass 2048, which an untrained
     // network (always the first legal move) never does.
-    assert!(summary.contains("reached 2048   100.0% (2)"), "{summary}");
+    assert!(summary.contains("reached 2048    100.0% (2)"), "{summary}");
 }

@@ -80,7 +80,7 @@ fn csv_and_json_records() {
 fn expectimax_tournament_with_a_move_limit() {
     let out = stdout_of(&["tournament", "--preset", "fast", "--games", "2", "--max-moves", "30"]);
     assert!(out.contains("expectimax, preset fast"), "{out}");
-    assert!(out.contains("moves          60"), "{out}");
+    assert!(out.contains("moves           60"), "{out}");
 }
 
 /// A bad output path is reported before the first game, not after every

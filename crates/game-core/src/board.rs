@@ -1,20 +1,33 @@
-//! The packed 4x4 board: sixteen 4-bit exponents in a `u64`.
+//! The packed 4x4 board: sixteen 4-bit exponents in a `u64`, and a second
+//! word for tiles above 32768.
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::direction::{Direction, DirectionSet};
 use crate::error::{ParseBoardError, PlaceError, SizeError};
-use crate::line::MAX_EXPONENT;
+use crate::limits::MAX_EXPONENT;
+use crate::line::slide_toward_start;
 use crate::notation;
 use crate::tables::{CHANGES, DOWN, LEFT, RIGHT, SCORE, UP};
 use crate::traits::GameBoard;
 
-/// A 4x4 board packed in a `u64`, the fast path of the engine.
+/// A 4x4 board packed in a `u64`, the fast path of the engine, with a second
+/// word for the rare tiles above 32768.
 ///
-/// Cell (row, col) is the nibble at bits `4 * (4 * row + col)`; it holds the
-/// exponent of its tile (0 = empty, 1 = 2, ..., 15 = 32768). Every `u64` is a
-/// valid board, which is why [`Board::from_raw`] cannot fail.
+/// Cell (row, col) is the nibble at bits `4 * (4 * row + col)` of the packed
+/// form [`Board::raw`]; it holds the exponent of its tile (0 = empty, 1 = 2,
+/// ..., 15 = 32768). A tile above 32768 (65536 and 131072 on a real game,
+/// any exponent up to [`MAX_EXPONENT`] here) keeps 15 in its nibble and the
+/// rest of its exponent in the same nibble of a second word, so the
+/// exponent is always the sum of the two nibbles.
+///
+/// Moves go through tables of 16-bit rows while the board has no tile above
+/// 32768 and at most one 32768 (so that no row can merge two 32768 into
+/// 65536); any other board slides line by line through the same rule. The
+/// check is one test of the second word and a few bit operations on the
+/// first, and the slow case starts only once a game has built two 32768
+/// tiles. docs/rules.md explains the choice and gives its cost.
 ///
 /// ```
 /// use game_core::{Board, Direction};
@@ -23,26 +36,99 @@ use crate::traits::GameBoard;
 /// let (after, score) = board.slide(Direction::Left).expect("the tiles move");
 /// assert_eq!(after.to_string(), "4 4 0 0/0 0 0 0/0 0 0 0/2 0 0 0");
 /// assert_eq!(score, 4);
+///
+/// let big: Board = "32768 32768 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
+/// let (after, score) = big.slide(Direction::Left).expect("the 32768s merge");
+/// assert_eq!(after.to_string(), "65536 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+/// assert_eq!(score, 65536);
 /// # Ok::<(), game_core::ParseBoardError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Board(u64);
+pub struct Board {
+    // Invariant: for every cell of exponent e, its nibble of `cells` is
+    // min(e, 15) and its nibble of `over` is e - 15 when e > 15, else 0;
+    // e <= MAX_EXPONENT. So a board with no tile above 32768 has `over == 0`
+    // and is exactly its `cells`, and the derived Eq, Hash and Ord are those
+    // of the tiles.
+    cells: u64,
+    over: u64,
+}
 
 const ROW_MASK: u64 = 0xFFFF;
 const LOW_NIBBLE_BITS: u64 = 0x1111_1111_1111_1111;
 
+/// One bit per cell (bit `4 * idx`) whose nibble is 15: bit `i` of
+/// `x & x >> 1` says bits `i` and `i + 1` are set, and the same step by two
+/// says bits `i` to `i + 3` are. One 64-bit constant, which matters in loops
+/// that keep few registers free.
+#[inline]
+const fn full_nibbles(x: u64) -> u64 {
+    let pairs = x & x >> 1;
+    pairs & pairs >> 2 & LOW_NIBBLE_BITS
+}
+
+/// The cell indices of line `k` for a push toward `dir`, the wall first.
+const fn line_cells(dir: Direction, k: usize) -> [usize; 4] {
+    match dir {
+        Direction::Left => [4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3],
+        Direction::Right => [4 * k + 3, 4 * k + 2, 4 * k + 1, 4 * k],
+        Direction::Up => [k, 4 + k, 8 + k, 12 + k],
+        Direction::Down => [12 + k, 8 + k, 4 + k, k],
+    }
+}
+
+/// Swaps 4-bit cells across the diagonal of a packed word.
+#[inline]
+const fn transpose_word(x: u64) -> u64 {
+    // Swap 4-bit cells across the diagonal within each 2x2 block, then swap
+    // the off-diagonal 2x2 blocks.
+    let a1 = x & 0xF0F0_0F0F_F0F0_0F0F;
+    let a2 = x & 0x0000_F0F0_0000_F0F0;
+    let a3 = x & 0x0F0F_0000_0F0F_0000;
+    let a = a1 | (a2 << 12) | (a3 >> 12);
+    let b1 = a & 0xFF00_FF00_00FF_00FF;
+    let b2 = a & 0x00FF_00FF_0000_0000;
+    let b3 = a & 0x0000_0000_FF00_FF00;
+    b1 | (b2 >> 24) | (b3 << 24)
+}
+
+#[inline]
+const fn mirror_word(x: u64) -> u64 {
+    (x & 0x000F_000F_000F_000F) << 12
+        | (x & 0x00F0_00F0_00F0_00F0) << 4
+        | (x & 0x0F00_0F00_0F00_0F00) >> 4
+        | (x & 0xF000_F000_F000_F000) >> 12
+}
+
+#[inline]
+const fn flip_word(x: u64) -> u64 {
+    x >> 48 | (x >> 16 & 0xFFFF_0000) | (x << 16 & 0xFFFF_0000_0000) | x << 48
+}
+
 impl Board {
     /// The board with no tiles.
-    pub const EMPTY: Board = Board(0);
+    pub const EMPTY: Board = Board { cells: 0, over: 0 };
 
-    /// The board whose packed form is `raw`.
+    /// The board whose packed form is `raw` (every tile at most 32768).
     pub const fn from_raw(raw: u64) -> Board {
-        Board(raw)
+        Board { cells: raw, over: 0 }
     }
 
     /// The packed form: cell (row, col) at bits `4 * (4 * row + col)`.
+    ///
+    /// It is exact when every tile is at most 32768 ([`Board::is_packed`]);
+    /// a larger tile reads as 15 (32768) here, which is the clamp the
+    /// tables of 16-bit rows (evaluators, the n-tuple network) see.
+    #[inline]
     pub const fn raw(self) -> u64 {
-        self.0
+        self.cells
+    }
+
+    /// Whether every tile is at most 32768, so that [`Board::raw`] is the
+    /// whole board and `Board::from_raw(board.raw()) == board`.
+    #[inline]
+    pub const fn is_packed(self) -> bool {
+        self.over == 0
     }
 
     /// Builds a board from exponents, row by row (0 = empty).
@@ -50,16 +136,16 @@ impl Board {
     /// # Errors
     /// [`PlaceError::BadExponent`] if an exponent is above [`MAX_EXPONENT`].
     pub fn from_exponents(rows: [[u8; 4]; 4]) -> Result<Board, PlaceError> {
-        let mut raw = 0u64;
+        let mut board = Board::EMPTY;
         for (row, cells) in rows.iter().enumerate() {
             for (col, &e) in cells.iter().enumerate() {
                 if e > MAX_EXPONENT {
                     return Err(PlaceError::BadExponent { exponent: e });
                 }
-                raw |= u64::from(e) << (4 * (4 * row + col));
+                board = board.with_exponent_unchecked(4 * row + col, e);
             }
         }
-        Ok(Board(raw))
+        Ok(board)
     }
 
     /// The exponents, row by row (0 = empty).
@@ -76,49 +162,53 @@ impl Board {
     /// The exponent in cell `idx` (`row * 4 + col`).
     #[inline]
     const fn exponent_at(self, idx: usize) -> u8 {
-        (self.0 >> (4 * idx) & 0xF) as u8
+        (self.cells >> (4 * idx) & 0xF) as u8 + (self.over >> (4 * idx) & 0xF) as u8
     }
 
-    /// Row `r` as a `u16`, cell 0 in the lowest nibble. `r` is taken modulo
-    /// 4 (this never panics), so pass 0 to 3.
-    #[inline]
-    pub const fn row(self, r: usize) -> u16 {
-        (self.0 >> (16 * (r & 3)) & ROW_MASK) as u16
+    /// The sixteen exponents, row-major.
+    fn exponents(self) -> [u8; 16] {
+        std::array::from_fn(|i| self.exponent_at(i))
     }
+
+    /// The board with these sixteen exponents (each at most
+    /// [`MAX_EXPONENT`]).
+    fn from_cells(exponents: &[u8; 16]) -> Board {
+        exponents
+            .iter()
+            .enumerate()
+            .fold(Board::EMPTY, |board, (i, &e)| board.with_exponent_unchecked(i, e))
+    }
+
+    /// Whether a move must take the line-by-line path: a tile above 32768,
+    /// or two 32768 tiles, which the 16-bit row tables cannot merge.
+    #[inline]
+    const fn needs_lines(self) -> bool {
+        let full = full_nibbles(self.cells);
+        (self.over | full & full.wrapping_sub(1)) != 0
+    }
+
+    // The symmetries move both words alike; the second is zero on almost
+    // every board, and moving zero gives zero, so it is skipped then.
 
     /// The board with rows and columns swapped.
     #[inline]
     pub const fn transpose(self) -> Board {
-        // Swap 4-bit cells across the diagonal within each 2x2 block, then
-        // swap the off-diagonal 2x2 blocks.
-        let x = self.0;
-        let a1 = x & 0xF0F0_0F0F_F0F0_0F0F;
-        let a2 = x & 0x0000_F0F0_0000_F0F0;
-        let a3 = x & 0x0F0F_0000_0F0F_0000;
-        let a = a1 | (a2 << 12) | (a3 >> 12);
-        let b1 = a & 0xFF00_FF00_00FF_00FF;
-        let b2 = a & 0x00FF_00FF_0000_0000;
-        let b3 = a & 0x0000_0000_FF00_FF00;
-        Board(b1 | (b2 >> 24) | (b3 << 24))
+        let over = if self.over == 0 { 0 } else { transpose_word(self.over) };
+        Board { cells: transpose_word(self.cells), over }
     }
 
     /// The board mirrored left to right (each row reversed).
     #[inline]
     pub const fn mirror(self) -> Board {
-        let x = self.0;
-        Board(
-            (x & 0x000F_000F_000F_000F) << 12
-                | (x & 0x00F0_00F0_00F0_00F0) << 4
-                | (x & 0x0F00_0F00_0F00_0F00) >> 4
-                | (x & 0xF000_F000_F000_F000) >> 12,
-        )
+        let over = if self.over == 0 { 0 } else { mirror_word(self.over) };
+        Board { cells: mirror_word(self.cells), over }
     }
 
     /// The board flipped top to bottom (row order reversed).
     #[inline]
     pub const fn flip(self) -> Board {
-        let x = self.0;
-        Board(x >> 48 | (x >> 16 & 0xFFFF_0000) | (x << 16 & 0xFFFF_0000_0000) | x << 48)
+        let over = if self.over == 0 { 0 } else { flip_word(self.over) };
+        Board { cells: flip_word(self.cells), over }
     }
 
     /// The 8 symmetries of the square: the identity, the rotations by 90,
@@ -138,8 +228,7 @@ impl Board {
     }
 
     #[inline]
-    fn map_rows(self, table: &[u16; 1 << 16]) -> u64 {
-        let x = self.0;
+    fn map_rows(x: u64, table: &[u16; 1 << 16]) -> u64 {
         u64::from(table[(x & ROW_MASK) as usize])
             | u64::from(table[(x >> 16 & ROW_MASK) as usize]) << 16
             | u64::from(table[(x >> 32 & ROW_MASK) as usize]) << 32
@@ -147,8 +236,7 @@ impl Board {
     }
 
     #[inline]
-    fn row_scores(self) -> u32 {
-        let x = self.0;
+    fn row_scores(x: u64) -> u32 {
         SCORE[(x & ROW_MASK) as usize]
             + SCORE[(x >> 16 & ROW_MASK) as usize]
             + SCORE[(x >> 32 & ROW_MASK) as usize]
@@ -158,14 +246,13 @@ impl Board {
     /// The four columns, each read top to bottom as a row (row 0 in the
     /// lowest nibble), without a transpose.
     #[inline]
-    const fn columns(self) -> [usize; 4] {
+    const fn columns(x: u64) -> [usize; 4] {
         // After the shift and mask, row k of column c sits at bits 16k. The
         // multiplier 2^48 + 2^36 + 2^24 + 2^12 moves row k to bits 48 + 4k;
         // every other product lands below bit 48, on nibbles of its own, so
         // no carry reaches the top 16 bits.
         const MASK: u64 = 0x000F_000F_000F_000F;
         const GATHER: u64 = 0x0001_0010_0100_1000;
-        let x = self.0;
         [
             ((x & MASK).wrapping_mul(GATHER) >> 48) as usize,
             ((x >> 4 & MASK).wrapping_mul(GATHER) >> 48) as usize,
@@ -185,45 +272,115 @@ impl Board {
             | table[columns[3]] << 12
     }
 
+    /// The move of a board the tables cannot take ([`Board::needs_lines`]):
+    /// each line through the rule itself. The board and the score, even when
+    /// nothing moves.
+    #[cold]
+    #[inline(never)]
+    fn slide_lines(self, dir: Direction) -> (Board, u32) {
+        let mut cells = self.exponents();
+        let mut score = 0;
+        for k in 0..4 {
+            let idx = line_cells(dir, k);
+            let mut line = idx.map(|i| cells[i]);
+            score += slide_toward_start(&mut line);
+            for (&i, e) in idx.iter().zip(line) {
+                cells[i] = e;
+            }
+        }
+        (Board::from_cells(&cells), score)
+    }
+
     /// The board after pushing the tiles toward `dir`, without the score; the
     /// board itself when nothing moves. This is the search's hot path.
     #[inline]
-    pub fn shift(self, dir: Direction) -> Board {
-        match dir {
-            Direction::Left => Board(self.map_rows(&LEFT)),
-            Direction::Right => Board(self.map_rows(&RIGHT)),
-            Direction::Up => Board(Board::map_columns(self.columns(), &UP)),
-            Direction::Down => Board(Board::map_columns(self.columns(), &DOWN)),
+    pub fn slide_unscored(self, dir: Direction) -> Board {
+        if self.needs_lines() {
+            return self.slide_lines(dir).0;
         }
+        let x = self.cells;
+        let cells = match dir {
+            Direction::Left => Board::map_rows(x, &LEFT),
+            Direction::Right => Board::map_rows(x, &RIGHT),
+            Direction::Up => Board::map_columns(Board::columns(x), &UP),
+            Direction::Down => Board::map_columns(Board::columns(x), &DOWN),
+        };
+        Board::from_raw(cells)
+    }
+
+    /// [`Board::slide_unscored`] in each direction, in [`Direction::ALL`]
+    /// order (up, down, left, right), with one check of the path and one
+    /// gathering of the columns for the four.
+    #[inline]
+    pub fn slide_each_unscored(self) -> [Board; 4] {
+        if self.needs_lines() {
+            return self.slide_each_lines();
+        }
+        let x = self.cells;
+        let cols = Board::columns(x);
+        [
+            Board::from_raw(Board::map_columns(cols, &UP)),
+            Board::from_raw(Board::map_columns(cols, &DOWN)),
+            Board::from_raw(Board::map_rows(x, &LEFT)),
+            Board::from_raw(Board::map_rows(x, &RIGHT)),
+        ]
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn slide_each_lines(self) -> [Board; 4] {
+        Direction::ALL.map(|d| self.slide_lines(d).0)
+    }
+
+    /// [`Board::slide`] on the line-by-line path.
+    #[cold]
+    #[inline(never)]
+    fn slide_lines_checked(self, dir: Direction) -> Option<(Board, u32)> {
+        let (after, score) = self.slide_lines(dir);
+        (after != self).then_some((after, score))
+    }
+
+    /// [`Board::legal_directions`] on the line-by-line path.
+    #[cold]
+    #[inline(never)]
+    fn legal_lines(self) -> DirectionSet {
+        Direction::ALL.into_iter().filter(|&d| self.slide_lines(d).0 != self).collect()
     }
 
     /// The board after pushing the tiles toward `dir` and the score gained,
     /// or `None` when nothing moves.
     #[inline]
     pub fn slide(self, dir: Direction) -> Option<(Board, u32)> {
+        if self.needs_lines() {
+            return self.slide_lines_checked(dir);
+        }
+        let x = self.cells;
         let (after, score) = match dir {
-            Direction::Left => (self.map_rows(&LEFT), self.row_scores()),
-            Direction::Right => (self.map_rows(&RIGHT), self.row_scores()),
+            Direction::Left => (Board::map_rows(x, &LEFT), Board::row_scores(x)),
+            Direction::Right => (Board::map_rows(x, &RIGHT), Board::row_scores(x)),
             Direction::Up | Direction::Down => {
-                let cols = self.columns();
+                let cols = Board::columns(x);
                 let table = if dir == Direction::Up { &UP } else { &DOWN };
                 let score = SCORE[cols[0]] + SCORE[cols[1]] + SCORE[cols[2]] + SCORE[cols[3]];
                 (Board::map_columns(cols, table), score)
             }
         };
-        (after != self.0).then_some((Board(after), score))
+        (after != x).then_some((Board::from_raw(after), score))
     }
 
     /// The directions that change the board, by one table of "this line
     /// changes" bits looked up for the rows and for the columns.
     #[inline]
     pub fn legal_directions(self) -> DirectionSet {
-        let x = self.0;
+        if self.needs_lines() {
+            return self.legal_lines();
+        }
+        let x = self.cells;
         let rows = CHANGES[(x & ROW_MASK) as usize]
             | CHANGES[(x >> 16 & ROW_MASK) as usize]
             | CHANGES[(x >> 32 & ROW_MASK) as usize]
             | CHANGES[(x >> 48) as usize];
-        let c = self.columns();
+        let c = Board::columns(x);
         let columns = CHANGES[c[0]] | CHANGES[c[1]] | CHANGES[c[2]] | CHANGES[c[3]];
         // Bit 0 of CHANGES is "toward cell 0": left for rows, up for columns.
         DirectionSet::from_toward_start_end(columns, rows)
@@ -231,22 +388,23 @@ impl Board {
 
     /// The number of empty cells.
     #[inline]
-    pub const fn count_empty(self) -> u32 {
-        self.empty_mask().count_ones()
+    pub const fn count_empty(self) -> usize {
+        self.empty_mask().count_ones() as usize
     }
 
     /// One bit per empty cell: bit `4 * idx` is set when cell `idx` is empty.
     #[inline]
     pub const fn empty_mask(self) -> u64 {
-        // Fold each nibble's four bits into its lowest bit, then invert.
-        let mut x = self.0;
+        // Fold each nibble's four bits into its lowest bit, then invert. A
+        // tile above 32768 has 15 in its nibble, so it is never empty.
+        let mut x = self.cells;
         x |= x >> 2 & 0x3333_3333_3333_3333;
         x |= x >> 1;
         !x & LOW_NIBBLE_BITS
     }
 
     /// The indices (`row * 4 + col`) of the empty cells, in row-major order.
-    pub fn empty_indices(self) -> impl Iterator<Item = usize> {
+    pub fn empty_cells(self) -> impl Iterator<Item = usize> {
         let mut mask = self.empty_mask();
         std::iter::from_fn(move || {
             if mask == 0 {
@@ -260,14 +418,21 @@ impl Board {
 
     /// The board with a tile of exponent `exponent` added in cell `idx`.
     ///
-    /// The cell must be empty and `idx < 16`, `exponent <= 15`; this is not
-    /// checked in release builds (the result is then a different board), use
-    /// [`GameBoard::place`] for a checked version.
+    /// The cell must be empty and `idx < 16`, `exponent <=` [`MAX_EXPONENT`];
+    /// this is not checked in release builds (the result is then a different
+    /// board), use [`GameBoard::place`] for a checked version.
     #[inline]
-    pub const fn with_tile_unchecked(self, idx: usize, exponent: u8) -> Board {
+    pub const fn with_exponent_unchecked(self, idx: usize, exponent: u8) -> Board {
         debug_assert!(idx < 16 && exponent <= MAX_EXPONENT);
         debug_assert!(self.exponent_at(idx) == 0);
-        Board(self.0 | (exponent as u64) << (4 * idx))
+        let shift = 4 * (idx & 15);
+        if exponent <= 15 {
+            return Board { cells: self.cells | (exponent as u64) << shift, over: self.over };
+        }
+        Board {
+            cells: self.cells | 0xF << shift,
+            over: self.over | ((exponent - 15) as u64 & 0xF) << shift,
+        }
     }
 
     /// The largest exponent on the board (0 for an empty board).
@@ -276,34 +441,46 @@ impl Board {
     }
 
     /// The number of distinct tile values on the board.
-    pub fn count_distinct(self) -> u32 {
+    #[inline]
+    pub fn count_distinct(self) -> usize {
         let mut seen = 0u32;
-        let mut x = self.0;
-        while x != 0 {
-            seen |= 1 << (x & 0xF);
-            x >>= 4;
+        if self.over == 0 {
+            let mut x = self.cells;
+            while x != 0 {
+                seen |= 1 << (x & 0xF);
+                x >>= 4;
+            }
+        } else {
+            for e in self.exponents() {
+                seen |= 1 << e;
+            }
         }
-        (seen >> 1).count_ones()
+        (seen >> 1).count_ones() as usize
     }
 }
 
 impl GameBoard for Board {
+    #[inline]
     fn empty(size: usize) -> Result<Board, SizeError> {
         if size == 4 { Ok(Board::EMPTY) } else { Err(SizeError::NotPacked { size }) }
     }
 
+    #[inline]
     fn size(&self) -> usize {
         4
     }
 
+    #[inline]
     fn exponent(&self, row: usize, col: usize) -> Option<u8> {
         (row < 4 && col < 4).then(|| self.exponent_at(4 * row + col))
     }
 
+    #[inline]
     fn with_exponent_unchecked(&self, idx: usize, exponent: u8) -> Board {
-        self.with_tile_unchecked(idx, exponent)
+        Board::with_exponent_unchecked(*self, idx, exponent)
     }
 
+    #[inline]
     fn set_exponent(&self, row: usize, col: usize, exponent: u8) -> Result<Board, PlaceError> {
         if row >= 4 || col >= 4 {
             return Err(PlaceError::OutOfRange { row, col, size: 4 });
@@ -311,32 +488,55 @@ impl GameBoard for Board {
         if exponent > MAX_EXPONENT {
             return Err(PlaceError::BadExponent { exponent });
         }
-        let shift = 4 * (4 * row + col);
-        Ok(Board(self.0 & !(0xF << shift) | u64::from(exponent) << shift))
+        let idx = 4 * row + col;
+        let clear = !(0xF << (4 * idx));
+        let cleared = Board { cells: self.cells & clear, over: self.over & clear };
+        Ok(cleared.with_exponent_unchecked(idx, exponent))
     }
 
+    #[inline]
     fn slide(&self, dir: Direction) -> Option<(Board, u32)> {
         Board::slide(*self, dir)
     }
 
-    fn shift(&self, dir: Direction) -> Board {
-        Board::shift(*self, dir)
+    #[inline]
+    fn slide_unscored(&self, dir: Direction) -> Board {
+        Board::slide_unscored(*self, dir)
     }
 
+    #[inline]
+    fn slide_each_unscored(&self) -> [Board; 4] {
+        Board::slide_each_unscored(*self)
+    }
+
+    #[inline]
     fn count_empty(&self) -> usize {
-        Board::count_empty(*self) as usize
+        Board::count_empty(*self)
     }
 
+    #[inline]
     fn empty_cells(&self) -> impl Iterator<Item = usize> {
-        self.empty_indices()
+        Board::empty_cells(*self)
     }
 
+    #[inline]
     fn max_exponent(&self) -> u8 {
         Board::max_exponent(*self)
     }
 
+    #[inline]
+    fn count_distinct(&self) -> usize {
+        Board::count_distinct(*self)
+    }
+
+    #[inline]
     fn legal_directions(&self) -> DirectionSet {
         Board::legal_directions(*self)
+    }
+
+    #[inline]
+    fn packed(&self) -> Option<u64> {
+        self.is_packed().then_some(self.cells)
     }
 }
 
@@ -349,7 +549,11 @@ impl fmt::Display for Board {
 
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Board({:#018x}: {self})", self.0)
+        if self.over == 0 {
+            write!(f, "Board({:#018x}: {self})", self.cells)
+        } else {
+            write!(f, "Board({:#018x} + {:#018x}: {self})", self.cells, self.over)
+        }
     }
 }
 

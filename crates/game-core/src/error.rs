@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use crate::grid::{MAX_SIZE, MIN_SIZE};
+use crate::direction::Direction;
+
+use crate::limits::{MAX_EXPONENT, MAX_SIZE, MAX_TILE, MIN_SIZE};
 
 /// A board size this board type cannot have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,12 +55,12 @@ pub enum PlaceError {
         /// The column.
         col: usize,
     },
-    /// Not a power of two from 2 to 32768.
+    /// Not a power of two from 2 to [`MAX_TILE`].
     BadValue {
         /// The value given.
         value: u32,
     },
-    /// An exponent above 15.
+    /// An exponent above [`MAX_EXPONENT`].
     BadExponent {
         /// The exponent given.
         exponent: u8,
@@ -73,10 +75,10 @@ impl fmt::Display for PlaceError {
             }
             PlaceError::Occupied { row, col } => write!(f, "cell ({row}, {col}) is not empty"),
             PlaceError::BadValue { value } => {
-                write!(f, "{value} is not a tile (expected a power of two from 2 to 32768)")
+                write!(f, "{value} is not a tile (expected a power of two from 2 to {MAX_TILE})")
             }
             PlaceError::BadExponent { exponent } => {
-                write!(f, "exponent {exponent} is out of range (expected 0 to 15)")
+                write!(f, "exponent {exponent} is out of range (expected 0 to {MAX_EXPONENT})")
             }
         }
     }
@@ -200,7 +202,7 @@ impl fmt::Display for ParseBoardError {
             ),
             ParseErrorKind::BadTile(text) => write!(
                 f,
-                "`{text}` is not a tile (expected 0 or . for empty, or a power of two from 2 to 32768)"
+                "`{text}` is not a tile (expected 0 or . for empty, or a power of two from 2 to {MAX_TILE})"
             ),
             ParseErrorKind::Size(e) => write!(f, "{e}"),
         }
@@ -261,7 +263,7 @@ impl std::error::Error for RulesError {}
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlayError {
     /// The direction changes nothing (under the standard rules).
-    NothingMoves(crate::Direction),
+    NothingMoves(Direction),
     /// The game is over.
     GameOver,
 }

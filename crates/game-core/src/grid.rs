@@ -5,17 +5,13 @@ use std::str::FromStr;
 
 use crate::direction::Direction;
 use crate::error::{ParseBoardError, PlaceError, SizeError};
-use crate::line::{MAX_EXPONENT, slide_toward_start};
+use crate::limits::{MAX_EXPONENT, MAX_SIZE, MIN_SIZE};
+use crate::line::slide_toward_start;
 use crate::notation;
 use crate::traits::GameBoard;
 
-/// The smallest board size.
-pub const MIN_SIZE: usize = 2;
-/// The largest board size.
-pub const MAX_SIZE: usize = 8;
-
 /// A board of `size` x `size` cells, 2 <= size <= 8, kept as one exponent
-/// per cell. It is `Copy` (no allocation), so searches can treat it as a
+/// per cell (up to [`MAX_EXPONENT`], 2^25: see there for why). It is `Copy` (no allocation), so searches can treat it as a
 /// value like the packed [`Board`](crate::Board).
 ///
 /// ```

@@ -2,7 +2,7 @@
 //! variants. No terminal, no threads, no search.
 //!
 //! - [`Board`]: the 4x4 board packed in a `u64`, moved by table look-ups; the
-//!   fast path.
+//!   fast path (tiles above 32768, rare, take a slower path of their own).
 //! - [`Grid`]: any size from 2x2 to 8x8, with exactly the same rules.
 //! - [`GameBoard`]: the operations both offer, for code generic over size.
 //! - [`Rules`] (checked from a [`RulesBuilder`]) and [`Game`]: a seeded game
@@ -27,7 +27,7 @@
 //! use game_core::{Board, Direction};
 //!
 //! let board: Board = "2 0 0 2/0 0 0 0/0 0 0 0/0 0 0 0".parse()?;
-//! assert_eq!(board.shift(Direction::Right).to_string(), "0 0 0 4/0 0 0 0/0 0 0 0/0 0 0 0");
+//! assert_eq!(board.slide_unscored(Direction::Right).to_string(), "0 0 0 4/0 0 0 0/0 0 0 0/0 0 0 0");
 //! # Ok::<(), game_core::ParseBoardError>(())
 //! ```
 #![deny(missing_docs)]
@@ -37,6 +37,7 @@ mod direction;
 mod error;
 mod game;
 mod grid;
+mod limits;
 mod line;
 mod notation;
 mod rules;
@@ -47,9 +48,10 @@ pub use board::Board;
 pub use direction::{Direction, DirectionSet, ParseDirectionError};
 pub use error::{ParseBoardError, ParseErrorKind, PlaceError, PlayError, RulesError, SizeError};
 pub use game::{Game, GameRng, Spawner, Turn};
-pub use grid::{Grid, MAX_SIZE, MIN_SIZE};
-pub use line::MAX_EXPONENT;
+pub use grid::Grid;
+pub use limits::{MAX_EXPONENT, MAX_SIZE, MAX_TILE, MIN_SIZE};
 pub use rules::{Rules, RulesBuilder, TurnRule};
+pub use tables::row_exponents;
 pub use traits::{GameBoard, exponent_to_value, value_to_exponent};
 
 /// The workspace README's Rust examples (using game-core from another

@@ -3,18 +3,24 @@
 //! Every board type, and the packed board's tables, slide lines through
 //! [`slide_toward_start`], so there is one statement of the rule to trust.
 
-/// The largest exponent a cell holds: 2^15 = 32768.
-///
-/// Two tiles of this value do not merge. The packed board keeps a cell in
-/// four bits, so a 65536 tile cannot be stored; rather than wrapping around to
-/// an empty cell (a silently wrong board) the engine refuses that merge, on
-/// every board type alike.
-pub const MAX_EXPONENT: u8 = 15;
+use crate::limits::MAX_EXPONENT;
 
 /// Slides the exponents of one line toward index 0 and merges equal
 /// neighbours, nearest the wall first, each tile at most once. Returns the
 /// score gained: the sum of the values of the tiles the merges created.
+///
+/// Two tiles of [`MAX_EXPONENT`] do not merge: their sum is not a tile any
+/// board type holds (see [`MAX_EXPONENT`] for why that bound is out of reach
+/// in practice).
 pub(crate) const fn slide_toward_start(line: &mut [u8]) -> u32 {
+    slide_capped(line, MAX_EXPONENT)
+}
+
+/// [`slide_toward_start`] with tiles of exponent `cap` refusing to merge: the
+/// packed board's tables, whose cells hold exponents up to 15, are built with
+/// `cap = 15`. That is exact for every row they are used on, since the board
+/// takes its line-by-line path as soon as it has two 32768 tiles.
+pub(crate) const fn slide_capped(line: &mut [u8], cap: u8) -> u32 {
     let n = line.len();
     let mut score = 0u32;
     // `write` is the next cell to fill; `last` is the exponent waiting there
@@ -30,7 +36,7 @@ pub(crate) const fn slide_toward_start(line: &mut [u8]) -> u32 {
         }
         if pending == 0 {
             pending = e;
-        } else if pending == e && e < MAX_EXPONENT {
+        } else if pending == e && e < cap {
             line[write] = e + 1;
             write += 1;
             score += 1 << (e + 1);

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::error::{ParseBoardError, ParseErrorKind};
-use crate::grid::{MAX_SIZE, MIN_SIZE};
+use crate::limits::{MAX_SIZE, MIN_SIZE};
 use crate::traits::{GameBoard, value_to_exponent};
 
 pub(crate) fn write<B: GameBoard>(board: &B, f: &mut fmt::Formatter<'_>) -> fmt::Result {

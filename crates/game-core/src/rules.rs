@@ -1,7 +1,7 @@
 //! The rule settings of a game, checked once when built.
 
 use crate::error::{RulesError, SizeError};
-use crate::grid::{MAX_SIZE, MIN_SIZE};
+use crate::limits::{MAX_SIZE, MIN_SIZE};
 
 /// How a turn goes and when the game ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

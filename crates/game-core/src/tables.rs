@@ -3,7 +3,7 @@
 //! A row is a `u16`: cell 0 (the leftmost) in the lowest nibble. A column is
 //! read the same way, top to bottom: cell 0 is row 0.
 
-use crate::line::slide_toward_start;
+use crate::line::slide_capped;
 
 const ROWS: usize = 1 << 16;
 
@@ -25,7 +25,10 @@ pub(crate) static SCORE: [u32; ROWS] = build_scores();
 /// does.
 pub(crate) static CHANGES: [u8; ROWS] = build_changes(&LEFT, &RIGHT);
 
-const fn unpack(row: u16) -> [u8; 4] {
+/// The four exponents of a packed row (or column), cell 0 first: the cells
+/// of a row of [`Board::raw`](crate::Board::raw), for tables indexed by rows
+/// such as the evaluators'.
+pub const fn row_exponents(row: u16) -> [u8; 4] {
     [(row & 0xF) as u8, (row >> 4 & 0xF) as u8, (row >> 8 & 0xF) as u8, (row >> 12 & 0xF) as u8]
 }
 
@@ -35,11 +38,13 @@ const fn pack(cells: [u8; 4]) -> u16 {
 
 /// Slides one row toward cell 0, or toward cell 3 when `rightward`.
 const fn slide_row(row: u16, rightward: bool) -> (u16, u32) {
-    let mut cells = unpack(row);
+    let mut cells = row_exponents(row);
     if rightward {
         cells = [cells[3], cells[2], cells[1], cells[0]];
     }
-    let score = slide_toward_start(&mut cells);
+    // Rows holding two 32768 tiles never reach the tables (the board slides
+    // them line by line), so a cap of 15 keeps every entry in 4-bit cells.
+    let score = slide_capped(&mut cells, 15);
     if rightward {
         cells = [cells[3], cells[2], cells[1], cells[0]];
     }

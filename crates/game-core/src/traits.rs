@@ -6,16 +6,16 @@ use std::hash::Hash;
 
 use crate::direction::{Direction, DirectionSet};
 use crate::error::{PlaceError, SizeError};
-use crate::line::MAX_EXPONENT;
+use crate::limits::MAX_TILE;
 
 /// A square 2048 board of some size, immutable: every operation returns a new
 /// board.
 ///
 /// Cells are numbered row-major, `idx = row * size + col`; a cell holds an
-/// exponent (0 = empty, `e` = the tile 2^e, at most [`MAX_EXPONENT`]).
+/// exponent (0 = empty, `e` = the tile 2^e, at most [`MAX_EXPONENT`](crate::MAX_EXPONENT)).
 /// [`Board`](crate::Board) (4x4 only, packed) and [`Grid`](crate::Grid)
 /// (2x2 to 8x8) implement it with exactly the same rules.
-pub trait GameBoard: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static {
+pub trait GameBoard: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync {
     /// An empty board of `size` x `size` cells.
     ///
     /// # Errors
@@ -44,7 +44,7 @@ pub trait GameBoard: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync 
     /// # Errors
     /// [`PlaceError::OutOfRange`], [`PlaceError::Occupied`], or
     /// [`PlaceError::BadValue`] when `value` is not a power of two from 2 to
-    /// 32768.
+    /// [`MAX_TILE`].
     fn place(&self, row: usize, col: usize, value: u32) -> Result<Self, PlaceError> {
         let exponent = value_to_exponent(value)?;
         match self.exponent(row, col) {
@@ -64,14 +64,31 @@ pub trait GameBoard: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync 
     /// `None` when nothing moves.
     fn slide(&self, dir: Direction) -> Option<(Self, u32)>;
 
-    /// Pushes the tiles toward `dir` without counting the score; the same
-    /// board when nothing moves.
-    fn shift(&self, dir: Direction) -> Self {
+    /// [`GameBoard::slide`] without the score and without telling whether
+    /// anything moved: the board itself when nothing does. Searches use it,
+    /// since the packed board then skips the score tables.
+    fn slide_unscored(&self, dir: Direction) -> Self {
         self.slide(dir).map_or(*self, |(board, _)| board)
+    }
+
+    /// [`GameBoard::slide_unscored`] in each direction, in [`Direction::ALL`]
+    /// order: a search's expansion of a node. The packed board overrides it
+    /// to check its path and gather its columns once for the four.
+    fn slide_each_unscored(&self) -> [Self; 4] {
+        Direction::ALL.map(|d| self.slide_unscored(d))
     }
 
     /// The number of empty cells.
     fn count_empty(&self) -> usize;
+
+    /// The number of distinct tile values on the board.
+    fn count_distinct(&self) -> usize {
+        let n = self.size();
+        let seen = (0..n * n)
+            .map(|i| self.exponent(i / n, i % n).unwrap_or(0))
+            .fold(0u64, |seen, e| seen | 1 << e);
+        (seen >> 1).count_ones() as usize
+    }
 
     /// The indices of the empty cells, in row-major order.
     fn empty_cells(&self) -> impl Iterator<Item = usize>;
@@ -94,6 +111,18 @@ pub trait GameBoard: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync 
         self.legal_directions().is_empty()
     }
 
+    /// The packed form [`Board::raw`](crate::Board::raw) when the board is a
+    /// [`Board`](crate::Board) whose tiles all fit it (none above 32768, see
+    /// [`Board::is_packed`](crate::Board::is_packed)); `None` otherwise,
+    /// which is the default. Code with a faster path on packed boards (tables
+    /// indexed by rows, a transposition table keyed by the `u64`) asks this
+    /// rather than the board's type, and `Board::from_raw` gives the board
+    /// back. A [`Grid`](crate::Grid) says `None` even on 4x4, so the generic
+    /// path stays in use and tested.
+    fn packed(&self) -> Option<u64> {
+        None
+    }
+
     /// The sum of the tile values.
     fn tile_sum(&self) -> u64 {
         let n = self.size();
@@ -109,9 +138,10 @@ pub const fn exponent_to_value(exponent: u8) -> u32 {
 /// The exponent of a tile value.
 ///
 /// # Errors
-/// [`PlaceError::BadValue`] unless `value` is a power of two from 2 to 32768.
+/// [`PlaceError::BadValue`] unless `value` is a power of two from 2 to
+/// [`MAX_TILE`].
 pub const fn value_to_exponent(value: u32) -> Result<u8, PlaceError> {
-    if value >= 2 && value.is_power_of_two() && value.trailing_zeros() <= MAX_EXPONENT as u32 {
+    if value >= 2 && value.is_power_of_two() && value <= MAX_TILE {
         Ok(value.trailing_zeros() as u8)
     } else {
         Err(PlaceError::BadValue { value })

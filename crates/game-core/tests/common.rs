@@ -3,28 +3,31 @@
 
 use proptest::prelude::*;
 
-use game_core::{Board, GameBoard, Grid};
+use game_core::{Board, GameBoard, Grid, MAX_EXPONENT};
 
 /// An exponent as it appears on played boards: often empty, mostly small,
-/// sometimes large, now and then the capped 32768.
+/// sometimes large, now and then 32768 and above (up to the cap,
+/// `MAX_EXPONENT`).
 pub(crate) fn exponent() -> impl Strategy<Value = u8> {
     prop_oneof![
         5 => Just(0u8),
         6 => 1u8..=4,
         3 => 5u8..=11,
         1 => 12u8..=15,
+        1 => 15u8..=17,
+        1 => prop_oneof![Just(MAX_EXPONENT - 1), Just(MAX_EXPONENT)],
     ]
 }
 
-/// A packed board: either any `u64` at all, or one with realistic nibbles
-/// (many empty cells and equal neighbours, so that merges happen).
+/// A packed board: either any `u64` at all, or one with realistic cells
+/// (many empty cells and equal neighbours, so that merges happen, and tiles
+/// of 32768 and above now and then).
 pub(crate) fn board() -> impl Strategy<Value = Board> {
     prop_oneof![
         any::<u64>().prop_map(Board::from_raw),
         proptest::collection::vec(exponent(), 16).prop_map(|cells| {
-            let raw =
-                cells.iter().enumerate().fold(0u64, |raw, (i, &e)| raw | u64::from(e) << (4 * i));
-            Board::from_raw(raw)
+            let rows = std::array::from_fn(|r| std::array::from_fn(|c| cells[4 * r + c]));
+            Board::from_exponents(rows).expect("exponents within the cap")
         }),
     ]
 }

@@ -2,8 +2,9 @@
 //! never a panic.
 
 use game_core::{
-    Board, Direction, Game, GameBoard, Grid, ParseBoardError, ParseErrorKind, PlaceError,
-    PlayError, Rules, RulesBuilder, RulesError, SizeError, TurnRule,
+    Board, Direction, Game, GameBoard, Grid, MAX_EXPONENT, MAX_TILE, ParseBoardError,
+    ParseErrorKind, PlaceError, PlayError, Rules, RulesBuilder, RulesError, SizeError, TurnRule,
+    exponent_to_value,
 };
 
 #[test]
@@ -16,11 +17,13 @@ fn place_errors() {
         board.place(usize::MAX, usize::MAX, 2),
         Err(PlaceError::OutOfRange { row: usize::MAX, col: usize::MAX, size: 4 })
     );
-    for value in [3, 1, 65536, 0, 6, u32::MAX, 1 << 31] {
+    for value in [3, 1, 1 << 26, 0, 6, u32::MAX, 1 << 31, 65535] {
         assert_eq!(board.place(1, 1, value), Err(PlaceError::BadValue { value }), "{value}");
     }
-    assert_eq!(board.set_exponent(1, 1, 16), Err(PlaceError::BadExponent { exponent: 16 }));
-    assert_eq!(board.place(1, 1, 32768).unwrap().max_tile(), 32768);
+    assert_eq!(board.set_exponent(1, 1, 26), Err(PlaceError::BadExponent { exponent: 26 }));
+    for value in [32768, 65536, 131072, 1 << 25] {
+        assert_eq!(board.place(1, 1, value).unwrap().max_tile(), value);
+    }
     assert_eq!(board.exponent(4, 0), None);
     assert_eq!(board.value(0, 9), None);
 
@@ -29,8 +32,14 @@ fn place_errors() {
     assert_eq!(grid.place(3, 0, 2), Err(PlaceError::OutOfRange { row: 3, col: 0, size: 3 }));
     assert_eq!(grid.place(0, 0, 3), Err(PlaceError::BadValue { value: 3 }));
 
-    let rows = [[0, 0, 0, 0], [0, 16, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
-    assert_eq!(Board::from_exponents(rows), Err(PlaceError::BadExponent { exponent: 16 }));
+    let rows = [[0, 0, 0, 0], [0, 26, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
+    assert_eq!(Board::from_exponents(rows), Err(PlaceError::BadExponent { exponent: 26 }));
+    let rows = [[0, 0, 0, 0], [0, 16, 0, 0], [0, 0, 0, 17], [0, 0, 0, 0]];
+    assert_eq!(Board::from_exponents(rows).unwrap().to_exponents(), rows);
+    assert_eq!(
+        Grid::empty(8).unwrap().set_exponent(7, 7, 26),
+        Err(PlaceError::BadExponent { exponent: 26 })
+    );
 
     assert_eq!(PlaceError::Occupied { row: 0, col: 0 }.to_string(), "cell (0, 0) is not empty");
     assert_eq!(
@@ -39,7 +48,7 @@ fn place_errors() {
     );
     assert_eq!(
         PlaceError::BadValue { value: 3 }.to_string(),
-        "3 is not a tile (expected a power of two from 2 to 32768)"
+        "3 is not a tile (expected a power of two from 2 to 33554432)"
     );
 }
 
@@ -50,7 +59,7 @@ fn parse_errors_say_where() {
     assert_eq!(err.kind(), &ParseErrorKind::BadTile("3".to_owned()));
     assert_eq!(
         err.to_string(),
-        "row 2, cell 3: `3` is not a tile (expected 0 or . for empty, or a power of two from 2 to 32768)"
+        "row 2, cell 3: `3` is not a tile (expected 0 or . for empty, or a power of two from 2 to 33554432)"
     );
 
     let err = "2 0 0 0/0 0 0 0/0 0 0/0 0 0 0".parse::<Board>().unwrap_err();
@@ -61,7 +70,7 @@ fn parse_errors_say_where() {
          (a board is square: as many cells in each row as there are rows)"
     );
 
-    for bad in ["65536", "x", "-2", "+2", "1", "2.0", "4294967296", "0x2"] {
+    for bad in ["67108864", "x", "-2", "+2", "1", "2.0", "4294967296", "0x2"] {
         let text = format!("0 0/0 {bad}");
         let err = text.parse::<Grid>().unwrap_err();
         assert_eq!((err.row(), err.column()), (Some(2), Some(2)), "{text}");
@@ -260,23 +269,68 @@ fn tutorial_spawns_after_a_no_op_and_ends_when_full() {
     assert!(!Game::from_board(full, Rules::default(), 0).unwrap().is_over());
 }
 
-/// Two 32768 tiles do not merge (the documented cap), on both board types;
-/// nothing wraps around to an empty cell.
+/// Two 32768 tiles merge into 65536 scoring 65536, and two 65536 into
+/// 131072, on both board types, in every direction; nothing wraps around to
+/// an empty cell. See: issue 13.
 #[test]
-fn the_cap_is_enforced() {
-    let board: Board = "32768 32768 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
-    assert_eq!(board.slide(Direction::Left), None);
-    let (right, score) = board.slide(Direction::Right).unwrap();
-    assert_eq!(right.to_string(), "0 0 32768 32768/0 0 0 0/0 0 0 0/0 0 0 0");
-    assert_eq!(score, 0);
-    let grid = Grid::from(board);
-    assert_eq!(grid.slide(Direction::Left), None);
-    let stuck: Board = "32768 32768 32768 32768/2 4 2 4/4 2 4 2/2 4 2 4".parse().unwrap();
+fn big_tiles_merge() {
+    let cases = [
+        ("32768 32768 0 0/0 0 0 0/0 0 0 0/0 0 0 0", "65536 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0", 65536),
+        ("65536 65536 2 2/0 0 0 0/0 0 0 0/0 0 0 0", "131072 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0", 131076),
+        (
+            "32768 32768 32768 32768/2 4 2 4/4 2 4 2/2 4 2 4",
+            "65536 65536 0 0/2 4 2 4/4 2 4 2/2 4 2 4",
+            131072,
+        ),
+        (
+            "131072 65536 32768 32768/0 0 0 0/0 0 0 0/0 0 0 0",
+            "131072 65536 65536 0/0 0 0 0/0 0 0 0/0 0 0 0",
+            65536,
+        ),
+    ];
+    for (before, after, score) in cases {
+        let board: Board = before.parse().unwrap();
+        for (turn, dir) in
+            [(0, Direction::Left), (1, Direction::Up), (2, Direction::Right), (3, Direction::Down)]
+        {
+            // The same position turned so that `dir` plays the part of Left.
+            let turned = (0..turn).fold(board, |b, _| b.transpose().mirror());
+            let want =
+                (0..turn).fold(after.parse::<Board>().unwrap(), |b, _| b.transpose().mirror());
+            assert_eq!(turned.slide(dir), Some((want, score)), "{turned} {dir}");
+            assert_eq!(
+                Grid::from(turned).slide(dir),
+                Some((Grid::from(want), score)),
+                "{turned} {dir}"
+            );
+        }
+    }
+    // A full board of 32768s and small tiles is not over: the 32768s merge.
+    let full: Board = "32768 32768 32768 32768/2 4 2 4/4 2 4 2/2 4 2 4".parse().unwrap();
+    assert!(!full.is_game_over());
+    assert!(!Grid::from(full).is_game_over());
+    // 32768 beside 65536 does not merge.
+    let stuck: Board = "32768 65536 32768 65536/2 4 2 4/4 2 4 2/2 4 2 4".parse().unwrap();
     assert!(stuck.is_game_over());
     assert!(Grid::from(stuck).is_game_over());
-    // 16384s still merge into 32768.
-    let board: Board = "16384 16384 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
-    assert_eq!(board.slide(Direction::Left).unwrap().1, 32768);
+}
+
+/// The cap: two tiles of 2^25 do not merge, on every board type.
+#[test]
+fn the_cap_is_enforced() {
+    assert_eq!(MAX_TILE, crate::reference::CAP);
+    assert_eq!(exponent_to_value(MAX_EXPONENT), MAX_TILE);
+    let board: Board = "33554432 33554432 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+    assert_eq!(board.slide(Direction::Left), None);
+    let (right, score) = board.slide(Direction::Right).unwrap();
+    assert_eq!(right.to_string(), "0 0 33554432 33554432/0 0 0 0/0 0 0 0/0 0 0 0");
+    assert_eq!(score, 0);
+    let grid: Grid = "33554432 33554432 0/0 0 0/0 0 0".parse().unwrap();
+    assert_eq!(grid.slide(Direction::Left), None);
+    // 2^24 still merges into the cap.
+    let grid: Grid = "16777216 16777216/0 0".parse().unwrap();
+    assert_eq!(grid.slide(Direction::Left).unwrap().1, MAX_TILE);
+    assert!("67108864 0/0 0".parse::<Grid>().is_err());
 }
 
 #[test]

@@ -55,7 +55,7 @@ fn perft<B: GameBoard>(start: B, plies: u32) -> usize {
         let mut next = HashSet::with_capacity(level.len() * 16);
         for board in &level {
             for dir in board.legal_directions().iter() {
-                let moved = board.shift(dir);
+                let moved = board.slide_unscored(dir);
                 for idx in moved.empty_cells() {
                     next.insert(moved.with_exponent_unchecked(idx, 1));
                     next.insert(moved.with_exponent_unchecked(idx, 2));

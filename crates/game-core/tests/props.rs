@@ -23,7 +23,7 @@ fn check_moves<B: GameBoard>(board: &B) -> Result<(), TestCaseError> {
         let expected = (after != reference).then(|| (after.to_board::<B>(), score));
         prop_assert_eq!(board.slide(dir), expected, "{} {}", board, dir);
         prop_assert_eq!(score, merged.iter().sum::<u32>());
-        let shifted = board.shift(dir);
+        let shifted = board.slide_unscored(dir);
         prop_assert_eq!(shifted.tile_sum(), board.tile_sum(), "{} {}", board, dir);
         // Each merge turns two tiles into one.
         prop_assert_eq!(multiset(&shifted).len() + merged.len(), multiset(board).len());
@@ -197,8 +197,12 @@ proptest! {
         prop_assert_eq!(grid.to_string(), board.to_string());
         for dir in Direction::ALL {
             prop_assert_eq!(board.slide(dir).map(|(b, s)| (Grid::from(b), s)), grid.slide(dir));
-            prop_assert_eq!(Grid::from(board.shift(dir)), grid.shift(dir));
+            prop_assert_eq!(Grid::from(board.slide_unscored(dir)), grid.slide_unscored(dir));
         }
+        let each = board.slide_each_unscored();
+        prop_assert_eq!(each, Direction::ALL.map(|d| board.slide_unscored(d)));
+        prop_assert_eq!(each.map(Grid::from), grid.slide_each_unscored());
+        prop_assert_eq!(board.count_distinct(), GameBoard::count_distinct(&grid));
         prop_assert_eq!(board.legal_directions(), grid.legal_directions());
         prop_assert_eq!(GameBoard::count_empty(&board), grid.count_empty());
         prop_assert_eq!(board.empty_cells().collect::<Vec<_>>(), grid.empty_cells().collect::<Vec<_>>());
@@ -209,7 +213,7 @@ proptest! {
         for row in 0..6 {
             for col in 0..6 {
                 prop_assert_eq!(board.exponent(row, col), grid.exponent(row, col));
-                for value in [0, 1, 2, 3, 4, 6, 2048, 32768, 65536] {
+                for value in [0, 1, 2, 3, 4, 6, 2048, 32768, 65536, 131072, 1 << 25, 1 << 26] {
                     let b: Result<Grid, PlaceError> = board.place(row, col, value).map(Grid::from);
                     prop_assert_eq!(b, grid.place(row, col, value));
                 }

@@ -6,9 +6,11 @@ use std::collections::HashSet;
 
 use game_core::{Direction, GameBoard};
 
-/// The largest tile. Two of them do not merge: the packed board cannot hold
-/// 65536, and the engine documents this cap rather than wrapping around.
-pub(crate) const CAP: u32 = 32768;
+/// The largest tile, 2^25. Two of them do not merge: the engine's cells stop
+/// there (documented in docs/rules.md), which no 4x4 game can reach (its
+/// largest tile is 131072). Written out here rather than taken from the
+/// engine; `errors::the_bound_is_the_documented_one` checks they agree.
+pub(crate) const CAP: u32 = 33_554_432;
 
 /// Slides one line toward index 0 (the wall): the new line, the score gained
 /// and the values of the tiles the merges created.

@@ -20,9 +20,11 @@ pub const N_TUPLES: usize = PATTERNS.len();
 pub const TUPLE_LEN: usize = 6;
 
 /// The values a cell can take in a tuple's index: the exponents 0 (empty)
-/// to 15 (32768), four bits each. A tile past 32768 cannot be stored on the
-/// packed board, so no index ever overflows; were one to appear, it would
-/// have to be clamped to 15 before the look-up.
+/// to 15 (32768), four bits each. A tile past 32768 (65536, 131072) enters
+/// the network clamped to 15: [`Board::raw`], which the features read,
+/// holds 15 in its cell (the rest of its exponent lives outside the `u64`),
+/// so no index ever overflows, and such a board is valued as if the tile
+/// were 32768 (`tests.rs`: `tiles_past_32768_are_clamped`).
 pub const CELL_VALUES: usize = 16;
 
 /// The entries of one tuple's table: 16^6.

@@ -545,7 +545,7 @@ pub(crate) fn spawn(board: Board, rng: &mut GameRng, p4: f64) -> Board {
     }
     let cell = empty.trailing_zeros() as usize / 4;
     let exponent = if rng.unit() < p4 { 2 } else { 1 };
-    board.with_tile_unchecked(cell, exponent)
+    board.with_exponent_unchecked(cell, exponent)
 }
 
 #[cfg(test)]

@@ -176,3 +176,27 @@ fn training_resumes_from_a_weights_file_or_a_checkpoint() {
     let err = ntuple::load_resumable(&weights.0).unwrap_err();
     assert!(matches!(err.kind(), FileErrorKind::NotOurs(_)), "{err}");
 }
+
+/// A tile past 32768 enters the network as 32768 (its cell reads 15), on
+/// every symmetry: every feature index stays inside its tuple's table, and
+/// the value is the clamped board's. See: issue 13.
+#[test]
+fn tiles_past_32768_are_clamped() {
+    let net = sparse_network();
+    let pairs = [
+        ("65536 2 0 0/0 0 0 0/0 0 4 0/0 0 0 0", "32768 2 0 0/0 0 0 0/0 0 4 0/0 0 0 0"),
+        (
+            "131072 65536 32768 2/4 8 0 0/0 0 0 0/0 0 0 2",
+            "32768 32768 32768 2/4 8 0 0/0 0 0 0/0 0 0 2",
+        ),
+    ];
+    for (big, clamped) in pairs {
+        let big: Board = big.parse().expect("a board");
+        let clamped: Board = clamped.parse().expect("a board");
+        assert!(!big.is_packed());
+        let features = ntuple::features(big);
+        assert_eq!(features, ntuple::features(clamped));
+        assert!(features.iter().all(|&i| (i as usize) < N_WEIGHTS));
+        assert_eq!(net.value(big).to_bits(), net.value(clamped).to_bits());
+    }
+}

@@ -63,10 +63,12 @@ impl Encoding {
     }
 }
 
-/// The 16 exponents of a packed board, row-major.
+/// The 16 exponents of a packed board, row-major, tiles past 32768 included
+/// (a one-hot encoding then lights its last channel, a plain one gives the
+/// exponent itself, up to `MAX_EXPONENT`).
 pub(crate) fn packed_cells(board: Board) -> impl Iterator<Item = u8> {
-    let raw = board.raw();
-    (0..16).map(move |i| (raw >> (4 * i) & 0xF) as u8)
+    let rows = board.to_exponents();
+    (0..16).map(move |i| rows[i / 4][i % 4])
 }
 
 /// The n² exponents of any board, row-major.

@@ -186,10 +186,11 @@ impl EnvCore {
         with_game!(&self.game, g => g.board().to_string())
     }
 
-    /// The packed board (4x4 games only).
+    /// The packed board (4x4 games only, and none once a tile past 32768
+    /// is on the board: a `u64` cannot hold it).
     fn packed(&self) -> Option<u64> {
         match &self.game {
-            AnyGame::Packed(g) => Some(g.board().raw()),
+            AnyGame::Packed(g) => g.board().packed(),
             AnyGame::Grid(_) => None,
         }
     }

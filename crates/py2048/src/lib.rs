@@ -7,7 +7,10 @@
 //! - actions are gymnasium-2048's: 0 up, 1 right, 2 down, 3 left
 //!   (`GYM_DIRECTIONS`), so masks and values come in that order;
 //! - a 4x4 board is the packed `u64` of [`game_core::Board`]: cell (r, c) is
-//!   the exponent in nibble `4 * (4r + c)`, 0 empty, 15 the 32768 tile;
+//!   the exponent in nibble `4 * (4r + c)`, 0 empty, 15 the 32768 tile. A
+//!   board with a tile past 32768 (65536, 131072) has no `u64` form: the
+//!   environments' observations and masks hold it exactly, and asking for
+//!   its packed form is an error;
 //! - batches are 1-D arrays, and the work runs with the GIL released;
 //! - every error is a Python exception carrying the Rust message.
 
@@ -53,6 +56,7 @@ pub(crate) fn value_error(err: impl std::fmt::Display) -> PyErr {
 #[pymodule(name = "_native")]
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SHIPPED_WEIGHTS", ntuple::SHIPPED_WEIGHTS)?;
+    m.add("MAX_EXPONENT", game_core::MAX_EXPONENT)?;
     m.add_class::<env::EnvCore>()?;
     m.add_class::<vector::VecCore>()?;
     m.add_class::<search::Solver>()?;

@@ -228,9 +228,30 @@ impl VecCore {
         self.to_python(py, out)
     }
 
-    /// The packed boards, one per environment.
-    fn boards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
-        let raw: Vec<u64> = self.slots.iter().map(|s| s.game.board().raw()).collect();
-        raw.into_pyarray(py)
+    /// The packed boards, one per environment; a `ValueError` naming the
+    /// first environment whose board holds a tile past 32768, which no `u64`
+    /// can (its observation and `masks` still can).
+    fn boards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        let raw = self
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                s.game.board().packed().ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "environment {i} holds a tile past 32768, which a packed uint64 \
+                         board cannot: read its observation instead"
+                    ))
+                })
+            })
+            .collect::<PyResult<Vec<u64>>>()?;
+        Ok(raw.into_pyarray(py))
+    }
+
+    /// Which actions change each board, `(N, 4)` int8 in gymnasium order
+    /// (tiles past 32768 included).
+    fn masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
+        let flat: Vec<i8> = self.slots.iter().flat_map(|s| mask(s.game.board())).collect();
+        flat.into_pyarray(py).reshape([self.slots.len(), 4])
     }
 }

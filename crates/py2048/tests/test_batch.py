@@ -65,7 +65,7 @@ def test_large_batches_match_one_at_a_time():
 
 @pytest.mark.parametrize(
     "text",
-    ["", "2 2/2", "2 3 0 0/0 0 0 0/0 0 0 0/0 0 0 0", "a b/c d", "2 2 2/2 2", "1 0/0 0", "65536 0/0 0", "+2 0/0 0"],
+    ["", "2 2/2", "2 3 0 0/0 0 0 0/0 0 0 0/0 0 0 0", "a b/c d", "2 2 2/2 2", "1 0/0 0", "67108864 0/0 0", "+2 0/0 0"],
 )
 def test_malformed_board_strings_are_value_errors(text):
     with pytest.raises(ValueError, match="cannot read the board"):

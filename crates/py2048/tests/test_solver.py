@@ -105,3 +105,21 @@ def test_a_learned_preset_decides(preset):
     assert d.action in range(4)
     with pytest.raises(ValueError, match="4x4"):
         py2048.decide("2 2 0/0 0 0/0 0 0", preset=preset)
+
+
+def test_tiles_past_32768_parse_format_and_decide():
+    # Two 32768 tiles merge into 65536; the solver sees every tile exactly.
+    # See: issue 13.
+    text = "32768 32768 0 0/0 0 0 0/0 0 0 0/0 0 0 2"
+    exps = py2048.parse_board(text)
+    assert exps[0, 0] == 15
+    d = py2048.decide(text, preset="fast")
+    assert d.values[3] is not None and d.values[1] is not None  # left and right merge
+    big = "131072 65536 2 0/0 0 0 0/0 0 0 0/0 0 0 2"
+    exps = py2048.parse_board(big)
+    assert (exps[0, 0], exps[0, 1]) == (17, 16)
+    assert py2048.format_board(exps) == big
+    assert py2048.decide(exps, preset="fast").action in range(4)
+    assert py2048.MAX_EXPONENT == 25
+    with pytest.raises(ValueError, match="0 \\(empty\\) to 25"):
+        py2048.decide(np.full((4, 4), 26, dtype=np.uint8))

@@ -4,7 +4,7 @@
 
 use std::sync::LazyLock;
 
-use game_core::{Board, GameBoard, MAX_SIZE};
+use game_core::{Board, GameBoard, MAX_EXPONENT, MAX_SIZE, row_exponents};
 
 /// Scores a board at the leaves of the search: higher is better.
 ///
@@ -32,10 +32,6 @@ fn for_each_line<B: GameBoard>(board: &B, mut f: impl FnMut(&[u8])) {
         }
         f(&line[..n]);
     }
-}
-
-fn row_exponents(row: u16) -> [u8; 4] {
-    [(row & 0xF) as u8, (row >> 4 & 0xF) as u8, (row >> 8 & 0xF) as u8, (row >> 12) as u8]
 }
 
 /// Sums a per-row table over the rows and columns of a packed board.
@@ -86,7 +82,9 @@ static TUTORIAL_ROWS: LazyLock<Box<[i32]>> =
 /// The tutorial's heuristic: the sum over rows and columns of
 /// [`tutorial_line`], in wrapping 32-bit arithmetic.
 pub(crate) fn tutorial_score<B: GameBoard>(board: &B) -> i32 {
-    if let Some(packed) = (board as &dyn std::any::Any).downcast_ref::<Board>() {
+    // The row table covers 4-bit cells; a board with a tile above 32768 has
+    // no packed form and is scored line by line, exactly as Java's ints do.
+    if let Some(packed) = board.packed().map(Board::from_raw) {
         let table = &TUTORIAL_ROWS;
         let x = packed.raw();
         let t = packed.transpose().raw();
@@ -203,12 +201,16 @@ impl Weights {
     }
 }
 
-/// The powers of every exponent the weights use, computed once: `powf` per
-/// cell would dominate evaluating boards other than the packed one.
+/// The number of exponents a cell can hold, 0 to [`MAX_EXPONENT`].
+const EXPONENTS: usize = MAX_EXPONENT as usize + 1;
+
+/// The powers of every exponent a cell can hold (tiles above 32768
+/// included), computed once: `powf` per cell would dominate evaluating boards
+/// other than the packed one.
 #[derive(Debug, Clone)]
 struct Powers {
-    sum: [f32; 16],
-    monotonicity: [f32; 16],
+    sum: [f32; EXPONENTS],
+    monotonicity: [f32; EXPONENTS],
 }
 
 impl Powers {
@@ -252,8 +254,10 @@ impl WeightedEvaluator {
 
 impl<B: GameBoard> Evaluator<B> for WeightedEvaluator {
     fn evaluate(&self, board: &B) -> f32 {
-        if let Some(packed) = (board as &dyn std::any::Any).downcast_ref::<Board>() {
-            return self.packed(*packed);
+        // The row table covers 4-bit cells; a board with a tile above 32768
+        // has no packed form and is scored line by line, exactly.
+        if let Some(packed) = board.packed() {
+            return self.packed(Board::from_raw(packed));
         }
         let mut total = 0.0;
         for_each_line(board, |line| total += self.weights.line_with(&self.powers, line));

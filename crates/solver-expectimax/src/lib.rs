@@ -28,6 +28,7 @@
 
 mod config;
 mod eval;
+mod hash;
 mod player;
 mod search;
 mod solver;
@@ -38,10 +39,10 @@ mod tutorial;
 
 pub use config::{Algorithm, ConfigError, Depth, MAX_DEPTH, Preset, SearchConfig, UnknownPreset};
 pub use eval::{Evaluator, WeightedEvaluator, Weights};
-pub use player::{ExpectimaxPlayer, Player, RandomPlayer};
+pub use player::{Choice, ExpectimaxPlayer, Player, RandomPlayer};
 pub use solver::{Decision, SearchError, SharedEvaluator, Solver};
 pub use stats::Stats;
 pub use tournament::{
-    GameRecord, MILESTONES, Summary, TournamentSpec, play_game, run_tournament,
+    GameRecord, MILESTONES, Percentiles, Summary, TournamentSpec, play_game, run_tournament,
     run_tournament_except,
 };

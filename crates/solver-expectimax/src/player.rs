@@ -5,11 +5,21 @@ use game_core::{Direction, Game, GameBoard, GameRng, TurnRule};
 use crate::config::{ConfigError, SearchConfig};
 use crate::solver::{Decision, Solver};
 
+/// What a player chose: the direction, and the search behind it.
+#[derive(Debug, Clone)]
+pub struct Choice {
+    /// The direction to play.
+    pub direction: Direction,
+    /// The search's decision (each direction's value, depth, statistics),
+    /// when there was a search.
+    pub decision: Option<Decision>,
+}
+
 /// Chooses a direction each turn.
 pub trait Player<B: GameBoard>: Send {
     /// The direction to play in `game`, with the search's decision when
     /// there was a search; `None` when the player has no move.
-    fn choose(&mut self, game: &Game<B>) -> Option<(Direction, Option<Decision>)>;
+    fn choose(&mut self, game: &Game<B>) -> Option<Choice>;
 }
 
 /// The Java tutorial's random "human": under [`TurnRule::Tutorial`] any of
@@ -28,7 +38,7 @@ impl RandomPlayer {
 }
 
 impl<B: GameBoard> Player<B> for RandomPlayer {
-    fn choose(&mut self, game: &Game<B>) -> Option<(Direction, Option<Decision>)> {
+    fn choose(&mut self, game: &Game<B>) -> Option<Choice> {
         let choices: Vec<Direction> = match game.rules().turn_rule() {
             TurnRule::Tutorial => Direction::ALL.to_vec(),
             TurnRule::Standard => game.board().legal_directions().iter().collect(),
@@ -36,7 +46,7 @@ impl<B: GameBoard> Player<B> for RandomPlayer {
         if choices.is_empty() {
             return None;
         }
-        Some((choices[self.rng.below(choices.len())], None))
+        Some(Choice { direction: choices[self.rng.below(choices.len())], decision: None })
     }
 }
 
@@ -68,8 +78,8 @@ impl ExpectimaxPlayer {
 }
 
 impl<B: GameBoard> Player<B> for ExpectimaxPlayer {
-    fn choose(&mut self, game: &Game<B>) -> Option<(Direction, Option<Decision>)> {
+    fn choose(&mut self, game: &Game<B>) -> Option<Choice> {
         let decision = self.solver.decide(game.board(), game.rules()).ok()?;
-        Some((decision.direction, Some(decision)))
+        Some(Choice { direction: decision.direction, decision: Some(decision) })
     }
 }

@@ -10,18 +10,16 @@
 //! the value a search would compute, and the decision at a fixed depth is
 //! the same whatever the thread count or the table's contents.
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use game_core::{Board, Direction, GameBoard};
+use game_core::{Direction, GameBoard};
 use rayon::prelude::*;
 
 use crate::eval::Evaluator;
+use crate::hash::MixMap;
 use crate::stats::Stats;
 use crate::table::TransTable;
-use crate::tutorial::MixHasher;
 
 /// Rounds a probability down to its class: sign, exponent and the top two
 /// mantissa bits of the `f32`.
@@ -176,25 +174,18 @@ pub(crate) struct Task<'a, 's, E, B> {
     shared: &'s Shared<'a, E>,
     pub(crate) stats: Stats,
     until_clock: u32,
-    memo: HashMap<(B, u32, u32), f32, BuildHasherDefault<MixHasher>>,
+    memo: MixMap<(B, u32, u32), f32>,
 }
 
-/// The board after each direction, in [`Direction::ALL`] order. (On the
-/// packed board, sharing one transpose between up and down measured no
-/// faster than game-core's column tables.) The packed board calls its own
-/// `Board::shift`, which inlines here with the direction known, where the
-/// trait's method is a call with a `match` on the direction per move
-/// (callgrind: 29 instructions per move application of the 135 in all).
+/// The board after each direction, in [`Direction::ALL`] order: the board
+/// type's own [`GameBoard::slide_each_unscored`], which the packed board
+/// overrides with the four moves inlined (where a call per move with a
+/// `match` on the direction cost 29 instructions per move application of the
+/// 135 in all, callgrind, issue 17). (Sharing one transpose between up and
+/// down measured no faster than game-core's column tables.)
 #[inline]
 pub(crate) fn shifts<B: GameBoard>(board: &B) -> [B; 4] {
-    let any: &dyn std::any::Any = board;
-    if let Some(&packed) = any.downcast_ref::<Board>() {
-        let after = Direction::ALL.map(|d| packed.shift(d));
-        if let Some(&after) = (&after as &dyn std::any::Any).downcast_ref::<[B; 4]>() {
-            return after;
-        }
-    }
-    Direction::ALL.map(|d| board.shift(d))
+    board.slide_each_unscored()
 }
 
 /// The board after each direction and the score it gains, when `rewards`;
@@ -250,23 +241,11 @@ pub(crate) fn split<B: GameBoard>(
 /// The search was stopped by its deadline.
 pub(crate) struct Aborted;
 
-/// Table access for the board types: the packed board has a `u64` key.
-pub(crate) trait Keyed {
-    fn key(&self) -> Option<u64>;
-}
-
-impl<B: GameBoard> Keyed for B {
-    #[inline]
-    fn key(&self) -> Option<u64> {
-        (self as &dyn std::any::Any).downcast_ref::<Board>().map(|b| b.raw())
-    }
-}
-
 impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
     pub(crate) fn new(shared: &'s Shared<'a, E>) -> Self {
         // Read the clock at the first node: a root task may expand fewer
         // nodes than CLOCK_EVERY.
-        Task { shared, stats: Stats::default(), until_clock: 1, memo: HashMap::default() }
+        Task { shared, stats: Stats::default(), until_clock: 1, memo: MixMap::default() }
     }
 
     #[inline]
@@ -316,7 +295,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
     #[inline]
     fn probe(&self, board: &B, depth: u32, class: u32) -> Option<f32> {
         let (depth, class) = self.shared.classes.key(depth, class, board.count_empty());
-        match board.key() {
+        match board.packed() {
             Some(k) => self.table_for(depth).and_then(|t| t.get(k, depth, class)),
             None => self.memo.get(&(*board, depth, class)).copied(),
         }
@@ -333,7 +312,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
         let mut total = 0f32;
         if self.shared.parallel
             && Classes::prob(class) >= PARALLEL_MIN_PROB
-            && board.key().is_some()
+            && board.packed().is_some()
         {
             total = self.expand_parallel(board, depth, class2, class4)?;
         } else {
@@ -350,7 +329,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
         }
         let value = total / n as f32;
         let (depth, class) = self.shared.classes.key(depth, class, n);
-        match (self.table_for(depth), board.key()) {
+        match (self.table_for(depth), board.packed()) {
             (Some(table), Some(k)) => table.put(k, depth, class, value),
             (_, Some(_)) => {}
             (_, None) => {
@@ -448,6 +427,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
 mod tests {
     use super::*;
     use crate::eval::{WeightedEvaluator, Weights};
+    use game_core::Board;
 
     /// The parallel expansion must give the sequential loop's value to the
     /// bit (and count the same work), whichever thread runs which spawn.

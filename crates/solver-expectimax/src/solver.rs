@@ -12,12 +12,87 @@ use crate::config::{Algorithm, ConfigError, Depth, SearchConfig};
 use crate::eval::{Evaluator, WeightedEvaluator};
 use crate::search::{Classes, LEAF_TABLE_BYTES, Shared, Task, split};
 use crate::stats::Stats;
-use crate::table::TransTable;
+use crate::table::{Paging, TransTable};
 use crate::tutorial::Tutorial;
 
-/// A spawn below a root child: the child's position among the legal
-/// directions, the board with the spawned tile, and whether it is a 4.
-type RootTask<B> = (usize, B, bool);
+/// A spawn below a root child, one task of the root's search.
+#[derive(Debug, Clone, Copy)]
+struct RootTask<B> {
+    /// The child's position in [`Root::moved`].
+    child: usize,
+    /// The child with the spawned tile.
+    board: B,
+    /// Whether the spawned tile is a 4.
+    four: bool,
+}
+
+/// The root of a search: each legal direction's moved board, and the spawns
+/// below them. Both algorithms search the same tasks and turn their values
+/// into a decision the same way ([`Root::sum_per_child`], [`Root::choose`]).
+struct Root<B> {
+    moved: Vec<(Direction, B)>,
+    tasks: Vec<RootTask<B>>,
+}
+
+impl<B: GameBoard> Root<B> {
+    /// For each legal direction, the moved board; and for each of its empty
+    /// cells and spawn values, one task.
+    fn new(board: &B, p4: f64) -> Root<B> {
+        let moved: Vec<(Direction, B)> = Direction::ALL
+            .into_iter()
+            .zip(board.slide_each_unscored())
+            .filter(|(_, b)| b != board)
+            .collect();
+        let mut tasks = Vec::new();
+        for (child, (_, after)) in moved.iter().enumerate() {
+            for idx in after.empty_cells() {
+                if p4 < 1.0 {
+                    let board = after.with_exponent_unchecked(idx, 1);
+                    tasks.push(RootTask { child, board, four: false });
+                }
+                if p4 > 0.0 {
+                    let board = after.with_exponent_unchecked(idx, 2);
+                    tasks.push(RootTask { child, board, four: true });
+                }
+            }
+        }
+        Root { moved, tasks }
+    }
+
+    /// Each child's sum over its tasks of `term(task, value)`, with the
+    /// tasks' `values` in task order, added in that order (so the sums are
+    /// the same whatever ran them), by `add`.
+    fn sum_per_child<V, T: Copy + Default>(
+        &self,
+        values: impl IntoIterator<Item = V>,
+        term: impl Fn(&RootTask<B>, V) -> T,
+        add: impl Fn(T, T) -> T,
+    ) -> Vec<T> {
+        let mut totals = vec![T::default(); self.moved.len()];
+        for (task, v) in self.tasks.iter().zip(values) {
+            totals[task.child] = add(totals[task.child], term(task, v));
+        }
+        totals
+    }
+
+    /// Each direction's value and the best direction: the first of the
+    /// largest in [`Direction::ALL`] order, as Java's `Stream.max` keeps on
+    /// ties. `None` without a legal direction.
+    fn choose<T: Copy + PartialOrd>(&self, totals: &[T]) -> Option<(Direction, [Option<f64>; 4])>
+    where
+        f64: From<T>,
+    {
+        let mut values = [None; 4];
+        let mut best: Option<(Direction, T)> = None;
+        for ((dir, _), &v) in self.moved.iter().zip(totals) {
+            values[dir.index()] = Some(f64::from(v));
+            if best.is_none_or(|(_, bv)| v > bv) {
+                best = Some((*dir, v));
+            }
+        }
+        best.map(|(d, _)| (d, values))
+    }
+}
 
 /// What the search chose, and what it did to choose it.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,8 +192,9 @@ impl Evaluator<Board> for Borrowed<'_> {
 }
 
 /// A 4x4 board of any type, scored by an evaluator of packed boards: the
-/// learned search on [`game_core::Grid`]s of size 4 (it rejects other
-/// sizes before searching).
+/// learned search on boards without a packed form, [`game_core::Grid`]s of
+/// size 4 (it rejects other sizes before searching) and boards with a tile
+/// past 32768 (which the network then reads clamped to 32768).
 struct Packed<'a>(&'a dyn Evaluator<Board>);
 
 impl<B: GameBoard> Evaluator<B> for Packed<'_> {
@@ -143,13 +219,13 @@ struct Tables {
 }
 
 impl Tables {
-    fn with_bytes(bytes: usize, touch: bool) -> Tables {
+    fn with_bytes(bytes: usize, paging: Paging) -> Tables {
         if bytes < 2 * LEAF_TABLE_BYTES {
-            return Tables { table: TransTable::with_bytes(bytes, touch), leaves: None };
+            return Tables { table: TransTable::with_bytes(bytes, paging), leaves: None };
         }
         Tables {
-            table: TransTable::with_bytes(bytes - LEAF_TABLE_BYTES, touch),
-            leaves: TransTable::with_bytes(LEAF_TABLE_BYTES, touch),
+            table: TransTable::with_bytes(bytes - LEAF_TABLE_BYTES, paging),
+            leaves: TransTable::with_bytes(LEAF_TABLE_BYTES, paging),
         }
     }
 
@@ -214,17 +290,17 @@ impl Solver {
         } else {
             None
         };
-        let touch = config.time_budget.is_some();
+        let paging = if config.time_budget.is_some() { Paging::Upfront } else { Paging::Lazy };
         let engine = match (config.algorithm, learned) {
             (Algorithm::Tutorial, None) => Engine::Tutorial,
             (Algorithm::Expectimax { weights, prob_cutoff }, None) => Engine::Expectimax {
                 eval: WeightedEvaluator::new(weights),
-                tables: Tables::with_bytes(config.table_bytes, touch),
+                tables: Tables::with_bytes(config.table_bytes, paging),
                 cutoff: prob_cutoff,
             },
             (Algorithm::Learned { prob_cutoff }, Some(eval)) => Engine::Learned {
                 eval,
-                tables: Tables::with_bytes(config.table_bytes, touch),
+                tables: Tables::with_bytes(config.table_bytes, paging),
                 cutoff: prob_cutoff,
             },
             (Algorithm::Learned { .. }, None) => return Err(ConfigError::NoEvaluator),
@@ -257,12 +333,7 @@ impl Solver {
         match self.config.depth {
             Depth::Fixed(d) => d,
             Depth::Adaptive { min, max, bonus } => {
-                let n = board.size();
-                let mut seen = 0u32;
-                for i in 0..n * n {
-                    seen |= 1 << board.exponent(i / n, i % n).unwrap_or(0);
-                }
-                let distinct = (seen >> 1).count_ones() as i32;
+                let distinct = board.count_distinct() as i32;
                 (distinct - 2 + bonus).clamp(min as i32, max as i32) as u32
             }
         }
@@ -282,9 +353,9 @@ impl Solver {
                 if board.size() != 4 {
                     return Err(SearchError::NotFourByFour(board.size()));
                 }
-                match (board as &dyn std::any::Any).downcast_ref::<Board>() {
+                match board.packed().map(Board::from_raw) {
                     Some(packed) => self.decide_expectimax(
-                        packed,
+                        &packed,
                         rules,
                         *cutoff,
                         &Borrowed(&**eval),
@@ -292,8 +363,9 @@ impl Solver {
                         true,
                     ),
                     None => {
-                        // Not the packed type: no table (its keys are
-                        // packed boards), the evaluator through a copy.
+                        // No packed form (a Grid, or a tile past 32768):
+                        // no table (its keys are packed boards), the
+                        // evaluator through a copy.
                         self.decide_expectimax(board, rules, *cutoff, &Packed(&**eval), None, true)
                     }
                 }
@@ -355,28 +427,6 @@ impl Solver {
         }
     }
 
-    /// The root's children: for each legal direction, the moved board; and
-    /// for each of its empty cells and spawn values, one task.
-    fn root_tasks<B: GameBoard>(board: &B, p4: f64) -> (Vec<(Direction, B)>, Vec<RootTask<B>>) {
-        let moved: Vec<(Direction, B)> = Direction::ALL
-            .into_iter()
-            .map(|d| (d, board.shift(d)))
-            .filter(|(_, b)| b != board)
-            .collect();
-        let mut tasks = Vec::new();
-        for (i, (_, after)) in moved.iter().enumerate() {
-            for idx in after.empty_cells() {
-                if p4 < 1.0 {
-                    tasks.push((i, after.with_exponent_unchecked(idx, 1), false));
-                }
-                if p4 > 0.0 {
-                    tasks.push((i, after.with_exponent_unchecked(idx, 2), true));
-                }
-            }
-        }
-        (moved, tasks)
-    }
-
     fn decide_tutorial<B: GameBoard>(
         &self,
         board: &B,
@@ -385,41 +435,27 @@ impl Solver {
         let start = Instant::now();
         let depth = self.depth_for(board);
         let p4 = rules.four_probability();
-        let (moved, tasks) = Self::root_tasks(board, p4);
-        if moved.is_empty() {
+        let root = Root::new(board, p4);
+        if root.moved.is_empty() {
             return Err(SearchError::NoMove);
         }
         let results = self.run_tasks_with(
-            &tasks,
+            &root.tasks,
             || Tutorial::new(depth, p4),
-            |search, (_, spawned, four)| {
+            |search, task| {
                 let before = search.stats;
-                let v = search.weighed_spawn(spawned, *four);
+                let v = search.weighed_spawn(&task.board, task.four);
                 (v, search.stats - before)
             },
         );
-        let mut totals = vec![0i32; moved.len()];
-        let mut stats = Stats { moves: 4, ..Stats::default() };
-        for ((i, _, _), (v, s)) in tasks.iter().zip(results) {
-            totals[*i] = totals[*i].wrapping_add(v);
-            stats += s;
+        let mut stats = Stats { moves: 4, nodes: root.moved.len() as u64, ..Stats::default() };
+        for (_, s) in &results {
+            stats += *s;
         }
-        stats.nodes += moved.len() as u64;
-        let mut values = [None; 4];
-        for ((dir, _), total) in moved.iter().zip(&totals) {
-            values[dir.index()] = Some(f64::from(*total));
-        }
-        // The first of the largest, as Java's Stream.max keeps on ties.
-        let best = moved
-            .iter()
-            .zip(&totals)
-            .fold(None, |best: Option<(Direction, i32)>, ((d, _), &v)| match best {
-                Some((_, bv)) if bv >= v => best,
-                _ => Some((*d, v)),
-            })
-            .map(|(d, _)| d)
-            .ok_or(SearchError::NoMove)?;
-        Ok(Decision { direction: best, values, depth, stats, elapsed: start.elapsed() })
+        // Java's int arithmetic: the sums wrap.
+        let totals = root.sum_per_child(results, |_, (v, _)| v, i32::wrapping_add);
+        let (direction, values) = root.choose(&totals).ok_or(SearchError::NoMove)?;
+        Ok(Decision { direction, values, depth, stats, elapsed: start.elapsed() })
     }
 
     fn decide_expectimax<B: GameBoard, E: Evaluator<B>>(
@@ -434,19 +470,20 @@ impl Solver {
         let start = Instant::now();
         let target = self.depth_for(board);
         let p4 = rules.four_probability();
-        let (moved, tasks) = Self::root_tasks(board, p4);
+        let root = Root::new(board, p4);
+        if root.moved.is_empty() {
+            return Err(SearchError::NoMove);
+        }
         // The score each root move gains, added to its value when the
         // evaluator counts only the score still to come.
-        let root_gains: Vec<f32> = moved
+        let root_gains: Vec<f32> = root
+            .moved
             .iter()
             .map(|(d, _)| match board.slide(*d) {
                 Some((_, gain)) if rewards => gain as f32,
                 _ => 0.0,
             })
             .collect();
-        if moved.is_empty() {
-            return Err(SearchError::NoMove);
-        }
         let stop = AtomicBool::new(false);
         let classes = Classes::new((1.0 - p4) as f32, p4 as f32, cutoff);
         let mut stats = Stats::default();
@@ -474,57 +511,68 @@ impl Solver {
                 parallel: self.pool.is_some(),
                 rewards,
             };
-            // Each spawn below the root is a max node; split them into
-            // their children so that there are enough tasks to keep every
-            // thread busy. A max of pure values is the same in any order.
-            let mut work = Vec::new();
-            for (k, (i, spawned, four)) in tasks.iter().enumerate() {
-                let n = moved[*i].1.count_empty() as f32;
-                let p = if *four { shared.p4 } else { shared.p2 };
-                let class = Classes::of(p / n);
-                let (pieces, moves) = split(spawned, depth, class, &classes, rewards);
-                stats.moves += moves;
-                work.extend(pieces.into_iter().map(|w| (k, w)));
-            }
-            let results = self.run_tasks(&work, |(_, w)| {
-                let mut task = Task::new(&shared);
-                let v = task.run(w);
-                (v.ok(), task.stats)
-            });
-            let mut best = vec![shared.floor(); tasks.len()];
-            let mut finished = true;
-            for ((k, _), (v, s)) in work.iter().zip(results) {
-                stats += s;
-                match v {
-                    Some(v) => best[*k] = best[*k].max(v),
-                    None => finished = false,
-                }
-            }
-            let mut totals = vec![0f32; moved.len()];
-            for ((i, _, four), &v) in tasks.iter().zip(&best) {
-                let p = if *four { shared.p4 } else { shared.p2 };
-                totals[*i] += p * Shared::<E>::lost_if_none(v);
-            }
-            if !finished {
+            let Some(mut totals) = self.search_root(&root, &shared, depth, &mut stats) else {
                 break;
-            }
-            for ((total, (_, after)), gain) in totals.iter_mut().zip(&moved).zip(&root_gains) {
+            };
+            for ((total, (_, after)), gain) in totals.iter_mut().zip(&root.moved).zip(&root_gains) {
                 *total = gain + *total / after.count_empty() as f32;
             }
             stats.moves += 4;
-            stats.nodes += moved.len() as u64;
+            stats.nodes += root.moved.len() as u64;
             done = Some((depth, totals));
         }
         let (depth, totals) = done.ok_or(SearchError::NoMove)?;
-        let mut values = [None; 4];
-        let mut best: Option<(Direction, f32)> = None;
-        for ((dir, _), &v) in moved.iter().zip(&totals) {
-            values[dir.index()] = Some(f64::from(v));
-            if best.is_none_or(|(_, bv)| v > bv) {
-                best = Some((*dir, v));
+        let (direction, values) = root.choose(&totals).ok_or(SearchError::NoMove)?;
+        Ok(Decision { direction, values, depth, stats, elapsed: start.elapsed() })
+    }
+
+    /// One search of the root's tasks at `depth`: each child's sum of its
+    /// spawns' values weighted by their probabilities (not yet divided by
+    /// its empty cells), or `None` when the deadline stopped it. The work
+    /// done is added to `stats` either way.
+    fn search_root<B: GameBoard, E: Evaluator<B>>(
+        &self,
+        root: &Root<B>,
+        shared: &Shared<'_, E>,
+        depth: u32,
+        stats: &mut Stats,
+    ) -> Option<Vec<f32>> {
+        // Each spawn below the root is a max node; split them into their
+        // children so that there are enough tasks to keep every thread
+        // busy. A max of pure values is the same in any order.
+        let mut work = Vec::new();
+        for (k, task) in root.tasks.iter().enumerate() {
+            let n = root.moved[task.child].1.count_empty() as f32;
+            let p = if task.four { shared.p4 } else { shared.p2 };
+            let class = Classes::of(p / n);
+            let (pieces, moves) = split(&task.board, depth, class, &shared.classes, shared.rewards);
+            stats.moves += moves;
+            work.extend(pieces.into_iter().map(|w| (k, w)));
+        }
+        let results = self.run_tasks(&work, |(_, w)| {
+            let mut task = Task::new(shared);
+            let v = task.run(w);
+            (v.ok(), task.stats)
+        });
+        let mut best = vec![shared.floor(); root.tasks.len()];
+        let mut finished = true;
+        for ((k, _), (v, s)) in work.iter().zip(results) {
+            *stats += s;
+            match v {
+                Some(v) => best[*k] = best[*k].max(v),
+                None => finished = false,
             }
         }
-        let direction = best.map(|(d, _)| d).ok_or(SearchError::NoMove)?;
-        Ok(Decision { direction, values, depth, stats, elapsed: start.elapsed() })
+        if !finished {
+            return None;
+        }
+        Some(root.sum_per_child(
+            best,
+            |task, v| {
+                let p = if task.four { shared.p4 } else { shared.p2 };
+                p * Shared::<E>::lost_if_none(v)
+            },
+            |a, b| a + b,
+        ))
     }
 }

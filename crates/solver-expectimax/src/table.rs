@@ -40,12 +40,22 @@ fn pack_data(depth: u32, class: u32, value: f32) -> u64 {
     u64::from(value.to_bits()) << 32 | u64::from(tag(depth, class))
 }
 
+/// When a new table's memory is mapped in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Paging {
+    /// As searches reach each page: cheaper when only a few decisions are
+    /// made.
+    Lazy,
+    /// Every page now, when the table is made: for timed searches, which a
+    /// page fault would cost several milliseconds of their budget.
+    Upfront,
+}
+
 impl TransTable {
     /// A table of at most `bytes` bytes (as many entries as fit);
-    /// `None` when that is not even one entry. With `touch`, every page is
-    /// written now (see below); otherwise pages are mapped as searches reach
-    /// them, which is cheaper when only a few decisions are made.
-    pub(crate) fn with_bytes(bytes: usize, touch: bool) -> Option<TransTable> {
+    /// `None` when that is not even one entry; its pages mapped as `paging`
+    /// says.
+    pub(crate) fn with_bytes(bytes: usize, paging: Paging) -> Option<TransTable> {
         let entries = bytes / ENTRY_BYTES;
         if entries == 0 {
             return None;
@@ -54,7 +64,8 @@ impl TransTable {
         // The allocation may come as untouched zero pages; writing one word
         // per page makes the page faults happen here and not inside a timed
         // search, where they cost a time budget several milliseconds.
-        for slot in slots.iter().step_by(4096 / ENTRY_BYTES).filter(|_| touch) {
+        let upfront = paging == Paging::Upfront;
+        for slot in slots.iter().step_by(4096 / ENTRY_BYTES).filter(|_| upfront) {
             slot.data.store(0, Ordering::Relaxed);
         }
         Some(TransTable { slots })
@@ -108,16 +119,16 @@ mod tests {
     #[test]
     fn the_size_bound_holds_and_wastes_less_than_an_entry() {
         for bytes in [16, 17, 1000, 1 << 20, (1 << 20) + 5] {
-            let table = TransTable::with_bytes(bytes, true).expect("at least one entry");
+            let table = TransTable::with_bytes(bytes, Paging::Upfront).expect("at least one entry");
             assert!(table.bytes() <= bytes);
             assert!(table.bytes() + ENTRY_BYTES > bytes);
         }
-        assert!(TransTable::with_bytes(15, false).is_none());
+        assert!(TransTable::with_bytes(15, Paging::Lazy).is_none());
     }
 
     #[test]
     fn entries_are_found_only_by_their_full_key() {
-        let table = TransTable::with_bytes(1 << 12, false).expect("table");
+        let table = TransTable::with_bytes(1 << 12, Paging::Lazy).expect("table");
         table.put(0x1234, 3, 77, 1.5);
         assert_eq!(table.get(0x1234, 3, 77), Some(1.5));
         assert_eq!(table.get(0x1234, 2, 77), None);

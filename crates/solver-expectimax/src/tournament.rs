@@ -42,9 +42,9 @@ pub fn play_game<B: GameBoard, P: Player<B>>(
     let mut decisions = Vec::new();
     while !game.is_over() && max_moves.is_none_or(|m| game.moves() < m) {
         let asked = Instant::now();
-        let Some((dir, _)) = player.choose(&game) else { break };
+        let Some(choice) = player.choose(&game) else { break };
         decisions.push(asked.elapsed());
-        if game.play(dir).is_err() {
+        if game.play(choice.direction).is_err() {
             break;
         }
     }
@@ -138,8 +138,28 @@ where
     }
 }
 
-/// The tiles whose reach rates a summary reports.
-pub const MILESTONES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
+/// The tiles whose reach rates a summary reports, up to 131072, the largest
+/// tile a 4x4 game can reach.
+pub const MILESTONES: [u32; 7] = [2048, 4096, 8192, 16384, 32768, 65536, 131072];
+
+/// Percentiles of a set of scores, nearest rank (0 for no games).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Percentiles {
+    /// The lowest.
+    pub min: u64,
+    /// 10%.
+    pub p10: u64,
+    /// 25%.
+    pub p25: u64,
+    /// 50%.
+    pub median: u64,
+    /// 75%.
+    pub p75: u64,
+    /// 90%.
+    pub p90: u64,
+    /// The highest.
+    pub max: u64,
+}
 
 /// Summary statistics of a set of games.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,9 +167,9 @@ pub struct Summary {
     /// Games.
     pub games: usize,
     /// For each of [`MILESTONES`], the number of games that reached it.
-    pub reached: [usize; 5],
-    /// Score percentiles: min, 10%, 25%, median, 75%, 90%, max.
-    pub score_percentiles: [u64; 7],
+    pub reached: [usize; MILESTONES.len()],
+    /// Score percentiles (nearest rank).
+    pub score_percentiles: Percentiles,
     /// Mean score.
     pub mean_score: f64,
     /// Moves played in all.
@@ -171,7 +191,7 @@ impl Summary {
             let rank = ((q * scores.len() as f64).ceil() as usize).clamp(1, scores.len());
             scores[rank - 1]
         };
-        let mut reached = [0usize; 5];
+        let mut reached = [0usize; MILESTONES.len()];
         for (count, tile) in reached.iter_mut().zip(MILESTONES) {
             *count = records.iter().filter(|r| r.max_tile >= tile).count();
         }
@@ -179,15 +199,15 @@ impl Summary {
         Summary {
             games: records.len(),
             reached,
-            score_percentiles: [
-                scores.first().copied().unwrap_or(0),
-                pct(0.10),
-                pct(0.25),
-                pct(0.50),
-                pct(0.75),
-                pct(0.90),
-                scores.last().copied().unwrap_or(0),
-            ],
+            score_percentiles: Percentiles {
+                min: scores.first().copied().unwrap_or(0),
+                p10: pct(0.10),
+                p25: pct(0.25),
+                median: pct(0.50),
+                p75: pct(0.75),
+                p90: pct(0.90),
+                max: scores.last().copied().unwrap_or(0),
+            },
             mean_score: if records.is_empty() { 0.0 } else { total as f64 / records.len() as f64 },
             moves: records.iter().map(|r| r.moves).sum(),
             game_time: records.iter().map(|r| r.duration).sum(),
@@ -203,7 +223,7 @@ impl Summary {
 
     /// The median score.
     pub fn median_score(&self) -> u64 {
-        self.score_percentiles[3]
+        self.score_percentiles.median
     }
 
     /// Moves per second of game time (per game thread).

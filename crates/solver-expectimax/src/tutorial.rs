@@ -12,44 +12,13 @@
 //! in parallel, each task with its own memo, so the result cannot depend on
 //! the thread count.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use game_core::{Direction, GameBoard};
 
 use crate::eval::tutorial_score;
+use crate::hash::MixMap;
 use crate::stats::Stats;
 
-/// A multiply-rotate hasher: boards are already well-mixed bits, and the
-/// memo's look-ups are the hot path, where SipHash would dominate.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct MixHasher(u64);
-
-impl Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        let h = self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^ (h >> 29)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(23) ^ n).wrapping_mul(0xA076_1D64_78BD_642F);
-    }
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(u64::from(n));
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-}
-
-type Memo<B> = HashMap<(B, u32), i32, BuildHasherDefault<MixHasher>>;
+type Memo<B> = MixMap<(B, u32), i32>;
 
 /// One search task: its memo and counters.
 pub(crate) struct Tutorial<B: GameBoard> {
@@ -110,7 +79,7 @@ impl<B: GameBoard> Tutorial<B> {
         let mut best: Option<i32> = None;
         for dir in Direction::ALL {
             self.stats.moves += 1;
-            let moved = board.shift(dir);
+            let moved = board.slide_unscored(dir);
             if moved != *board {
                 let v = self.chance(&moved, depth);
                 best = Some(best.map_or(v, |b| b.max(v)));

@@ -202,7 +202,11 @@ fn the_java_move_is_the_game_core_move() {
     for board in sample_boards(300, 0..=16, 11) {
         let j = JBoard::from_board(&board);
         for (m, dir) in MOVES.iter().zip(Direction::ALL) {
-            assert_eq!(j.move_(*m), JBoard::from_board(&board.shift(dir)), "{board} {dir}");
+            assert_eq!(
+                j.move_(*m),
+                JBoard::from_board(&board.slide_unscored(dir)),
+                "{board} {dir}"
+            );
         }
     }
 }
@@ -237,5 +241,27 @@ fn tutorial_preset_agrees_with_java_on_other_sizes() {
     {
         let grid: game_core::Grid = text.parse().expect("valid");
         check_agreement(&solver, &grid);
+    }
+}
+
+/// Boards with two 32768 tiles, 65536 and 131072: the tutorial's `int`
+/// cells have no cap, and neither have ours below 2^25, so the preset
+/// matches Java there too, on both board types. See: issue 13.
+#[test]
+fn tutorial_preset_agrees_with_java_past_32768() {
+    let solver = Solver::new(Preset::Tutorial.config()).expect("valid");
+    for text in [
+        "32768 32768 4 2/16 8 16 4/2 4 2 0/4 2 4 8",
+        "65536 65536 2 0/131072 0 0 0/0 0 0 0/0 0 0 2",
+        "131072 65536 32768 16384/2 4 8 0/0 0 0 2/0 0 0 0",
+        "32768 2 0 0/32768 4 0 0/8 2 0 0/2 0 0 0",
+    ] {
+        let board: Board = text.parse().expect("valid");
+        check_agreement(&solver, &board);
+        check_agreement(&solver, &game_core::Grid::from(board));
+        let j = JBoard::from_board(&board);
+        for (m, dir) in MOVES.iter().zip(Direction::ALL) {
+            assert_eq!(j.move_(*m), JBoard::from_board(&board.slide_unscored(dir)), "{text} {dir}");
+        }
     }
 }

@@ -44,7 +44,10 @@ function showError(err) {
   $("status").textContent = err ? String(err.message || err) : "";
 }
 
+// Tiles past 2048 share one style; those of six digits (131072, the largest
+// a 4x4 game reaches) take a smaller font so that they fit the cell.
 function tileClass(value) {
+  if (value >= 100000) return "tile-super tile-wide";
   return value > 2048 ? "tile-super" : `tile-${value}`;
 }
 

@@ -235,4 +235,20 @@ mod tests {
         let game = Game::from_board(below, Rules::default(), 1).unwrap();
         assert!(!GameState::of("x", &game, false, false, None).won);
     }
+
+    /// Tiles past 32768 reach the page as their values, and two 32768 merge
+    /// into 65536 in a played turn. See: issue 13.
+    #[test]
+    fn tiles_past_32768_are_sent_as_they_are() {
+        let board: Board = "32768 32768 0 0/131072 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
+        let mut game = Game::from_board(board, Rules::default(), 1).unwrap();
+        let turn = game.play(Direction::Left).unwrap();
+        assert_eq!(turn.score_gained, 65536);
+        let state = GameState::of("x", &game, true, false, None);
+        assert_eq!(state.board[0][0], 65536);
+        assert_eq!(state.board[1][0], 131072);
+        assert_eq!(state.max_tile, 131072);
+        let json = serde_json::to_string(&state).unwrap();
+        assert!(json.contains("[65536,") && json.contains("[131072,"), "{json}");
+    }
 }

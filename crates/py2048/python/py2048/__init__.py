@@ -23,7 +23,7 @@ from py2048.board import (
     parse_board,
     unpack,
 )
-from py2048.env import Env2048
+from py2048.env import MAX_EXPONENT, Env2048
 from py2048.solver import PRESETS, SHIPPED_WEIGHTS, Decision, Network, Solver, decide, value
 from py2048.vector import VectorEnv2048
 
@@ -31,6 +31,7 @@ __all__ = [
     "ACTION_NAMES",
     "ENV_ID",
     "MAX_EPISODE_STEPS",
+    "MAX_EXPONENT",
     "PRESETS",
     "SHIPPED_WEIGHTS",
     "Decision",

@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 SHIPPED_WEIGHTS: str
+MAX_EXPONENT: int
 
 class EnvCore:
     def __init__(
@@ -75,6 +76,7 @@ class VecCore:
     def reset(self) -> _VecStep: ...
     def step(self, actions: npt.NDArray[np.int64]) -> _VecStep: ...
     def boards(self) -> npt.NDArray[np.uint64]: ...
+    def masks(self) -> npt.NDArray[np.int8]: ...
 
 class Solver:
     def __init__(

@@ -149,9 +149,10 @@ def as_exponents(board: Any) -> npt.NDArray[np.uint8]:
             f"a board is a str, a packed int, exponents (n, n) or a one-hot (n, n, C);"
             f" got an array of shape {arr.shape}"
         )
-    if arr.size and (arr.min() < 0 or arr.max() > 15):
+    if arr.size and (arr.min() < 0 or arr.max() > _native.MAX_EXPONENT):
         raise ValueError(
-            f"exponents must be 0 (empty) to 15 (32768), got values from {arr.min()} to {arr.max()}"
+            f"exponents must be 0 (empty) to {_native.MAX_EXPONENT} (2^{_native.MAX_EXPONENT}),"
+            f" got values from {arr.min()} to {arr.max()}"
         )
     return np.ascontiguousarray(arr, dtype=np.uint8)
 

@@ -13,8 +13,9 @@ from gymnasium import spaces
 from py2048 import _native, render
 from py2048.board import ObsMode
 
-#: The largest exponent a board holds (the 32768 tile).
-MAX_EXPONENT = 15
+#: The largest exponent a board holds: 25, the 2^25 tile, the engine's cap
+#: (a 4x4 game reaches at most 17, the 131072 tile).
+MAX_EXPONENT: int = _native.MAX_EXPONENT
 
 ILLEGAL_ACTIONS = ("noop", "penalty", "terminate")
 
@@ -56,7 +57,8 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
             lit for exponent ``e`` (0 empty); exponents at or above
             ``max_pow - 1`` light the last channel.
         obs_mode: ``"onehot"`` (``(size, size, max_pow)`` uint8, the
-            default) or ``"exponents"`` (``(size, size)`` uint8, 0 to 15).
+            default) or ``"exponents"`` (``(size, size)`` uint8, 0 to
+            ``MAX_EXPONENT``; 16 is the 65536 tile).
         four_probability: the probability that a spawned tile is a 4.
         illegal_action: what an action that changes nothing does:
             ``"noop"`` (nothing, reward 0: gymnasium-2048's rule),
@@ -155,6 +157,8 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
     def packed_board(self) -> int:
         """The packed board (4x4 only), for :func:`py2048.apply_action`."""
         packed = self._core.packed()
+        if packed is None and self.size == 4:
+            raise ValueError("this board holds a tile past 32768, which a packed int cannot")
         if packed is None:
             raise ValueError(f"only 4x4 boards pack into an int, this one is {self.size}x{self.size}")
         return packed

@@ -128,11 +128,12 @@ class VectorEnv2048(VectorEnv):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Which actions change each board now: ``(num_envs, 4)`` booleans."""
-        return _native.legal_actions(self._core.boards()).astype(np.bool_)
+        return self._core.masks().astype(np.bool_)
 
     @property
     def boards(self) -> npt.NDArray[np.uint64]:
-        """The packed boards, one per environment (a copy)."""
+        """The packed boards, one per environment (a copy); a ``ValueError``
+        once a board holds a tile past 32768, which a ``uint64`` cannot."""
         return self._core.boards()
 
     def render(self) -> tuple[Any, ...] | None:
