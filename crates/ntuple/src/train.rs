@@ -488,11 +488,12 @@ impl Trainer {
             return None;
         }
         let pools = self.pools.lock().unwrap_or_else(|e| e.into_inner());
-        let filled: Vec<&Vec<Board>> = pools.iter().filter(|p| !p.is_empty()).collect();
-        if filled.is_empty() {
+        let filled = pools.iter().filter(|p| !p.is_empty());
+        let n = filled.clone().count();
+        if n == 0 {
             return None;
         }
-        let pool = filled[rng.below(filled.len())];
+        let pool = filled.clone().nth(rng.below(n))?;
         Some(pool[rng.below(pool.len())])
     }
 

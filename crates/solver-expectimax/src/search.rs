@@ -177,24 +177,16 @@ pub(crate) struct Task<'a, 's, E, B> {
     memo: MixMap<(B, u32, u32), f32>,
 }
 
-/// The board after each direction, in [`Direction::ALL`] order: the board
-/// type's own [`GameBoard::slide_each_unscored`], which the packed board
-/// overrides with the four moves inlined (where a call per move with a
-/// `match` on the direction cost 29 instructions per move application of the
-/// 135 in all, callgrind, issue 17). (Sharing one transpose between up and
-/// down measured no faster than game-core's column tables.)
-#[inline]
-pub(crate) fn shifts<B: GameBoard>(board: &B) -> [B; 4] {
-    board.slide_each_unscored()
-}
-
 /// The board after each direction and the score it gains, when `rewards`;
-/// otherwise [`shifts`] and zeros. A direction that changes nothing gives
-/// the board itself.
+/// otherwise the board type's own [`GameBoard::slide_each_unscored`] and
+/// zeros (the packed board overrides it with the four moves inlined: a call
+/// per move with a `match` on the direction cost 29 of the 135 instructions
+/// per move application, callgrind, issue 17). A direction that changes
+/// nothing gives the board itself.
 #[inline]
 pub(crate) fn moves<B: GameBoard>(board: &B, rewards: bool) -> ([B; 4], [f32; 4]) {
     if !rewards {
-        return (shifts(board), [0.0; 4]);
+        return (board.slide_each_unscored(), [0.0; 4]);
     }
     let slid = Direction::ALL.map(|d| board.slide(d));
     (
