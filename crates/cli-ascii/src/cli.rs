@@ -73,7 +73,8 @@ pub(crate) enum Command {
         cargo run -p cli-ascii -- tournament --preset fast --games 100 --seed-start 1 --csv fast.csv")]
     Tournament(TournamentArgs),
     /// Learn the n-tuple network by self-play (TD learning): a progress
-    /// line, a checkpoint every few minutes and on Ctrl-C, a learning curve.
+    /// line, a checkpoint every few minutes and on Ctrl-C or SIGTERM, a learning
+    /// curve.
     #[command(after_help = "Examples:\n  \
         cargo run --release -p cli-ascii -- train --minutes 60\n  \
         cargo run --release -p cli-ascii -- train --resume train-out/checkpoint.bin")]

@@ -57,7 +57,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
     {
         let stop = Arc::clone(&stop);
         ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
-            .context("cannot install the Ctrl-C handler")?;
+            .context("cannot install the handler of Ctrl-C and SIGTERM")?;
     }
     let deadline = args.minutes.map(|m| Instant::now() + Duration::from_secs_f64(m * 60.0));
     let every = Duration::from_secs_f64(args.checkpoint_minutes * 60.0);
@@ -65,7 +65,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
     let mut err = io::stderr().lock();
     writeln!(
         err,
-        "training into {} (checkpoint every {} min; Ctrl-C stops after a checkpoint)",
+        "training into {} (checkpoint every {} min; Ctrl-C or SIGTERM stops after a checkpoint)",
         args.out.display(),
         args.checkpoint_minutes
     )?;

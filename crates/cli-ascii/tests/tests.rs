@@ -18,4 +18,5 @@ mod golden;
 mod learned;
 mod pipes;
 mod tournament;
+mod train;
 mod watch;

@@ -1,0 +1,73 @@
+//! The trainer from the command line: a short run, and a run stopped by a
+//! signal, each leaving a checkpoint that resumes.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::util::{run, spawn_piped};
+
+/// A scratch directory removed when the test ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("cli-ascii-train-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        Scratch(dir)
+    }
+
+    fn arg(&self) -> &str {
+        self.0.to_str().expect("the temporary path is UTF-8")
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_short_run_writes_a_checkpoint_that_resumes() {
+    let out = Scratch::new("short");
+    let first = run(&["train", "--out", out.arg(), "--threads", "1", "--episodes", "5"], None);
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(first.status.success(), "{stderr}");
+    assert!(stderr.contains("done: 5 episodes"), "{stderr}");
+    let checkpoint = out.0.join("checkpoint.bin");
+    let resume = checkpoint.to_str().expect("UTF-8");
+    let second = run(
+        &["train", "--out", out.arg(), "--threads", "1", "--episodes", "8", "--resume", resume],
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(second.status.success(), "{stderr}");
+    assert!(stderr.contains("done: 8 episodes"), "{stderr}");
+}
+
+/// `kill PID` (SIGTERM) of a background run stops it the way Ctrl-C does:
+/// after a checkpoint, with success. Before, SIGTERM killed the process and
+/// lost everything since the last periodic checkpoint.
+#[test]
+fn sigterm_stops_training_after_a_checkpoint() {
+    let out = Scratch::new("sigterm");
+    let mut child = spawn_piped(&["train", "--out", out.arg(), "--threads", "1"]);
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr is piped"));
+    let mut first = String::new();
+    stderr.read_line(&mut first).expect("the trainer writes its first line");
+    assert!(first.starts_with("training into"), "{first}");
+    let killed =
+        Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
+    assert!(killed.success());
+    let status = child.wait().expect("the trainer ends");
+    let mut rest = String::new();
+    for line in stderr.lines() {
+        rest.push_str(&line.expect("stderr is UTF-8"));
+        rest.push('\n');
+    }
+    assert!(status.success(), "{status}: {rest}");
+    assert!(rest.contains("checkpoint:") && rest.contains("done:"), "{rest}");
+    assert!(out.0.join("checkpoint.bin").is_file(), "{rest}");
+}
