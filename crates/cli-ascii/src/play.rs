@@ -152,11 +152,11 @@ impl<B: GameBoard> Session<B> {
             .chain(std::iter::once(&self.game))
             .map(|game| {
                 format!(
-                    "seed {}: score {}, max tile {}, {} moves",
+                    "seed {}: score {}, max tile {}, {}",
                     game.seed(),
                     game.score(),
                     game.board().max_tile(),
-                    game.moves()
+                    crate::render::counted(game.moves(), "move")
                 )
             })
             .collect()
@@ -593,7 +593,7 @@ mod tests {
         assert_eq!(s.best(), 4, "the session's best game beats the stored 3");
         s.set_best(50);
         assert_eq!(s.best(), 50);
-        assert_eq!(summary[0], "seed 1: score 4, max tile 4, 1 moves");
+        assert_eq!(summary[0], "seed 1: score 4, max tile 4, 1 move");
         assert!(summary[1].starts_with("seed 2: score 0"), "{summary:?}");
         // A game with no move yet is replaced at once and not listed.
         s.handle_key(&key(KeyCode::Char('n')));

@@ -26,6 +26,11 @@ pub(crate) fn centred(value: u32) -> String {
     text
 }
 
+/// A count and its noun, singular for one: "1 move", "2 moves".
+pub(crate) fn counted(n: u64, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// The text of a cell: blank when empty, the centred number otherwise.
 fn cell_text(value: u32) -> String {
     if value == 0 { " ".repeat(CELL_WIDTH) } else { centred(value) }

@@ -212,11 +212,11 @@ fn watch_live<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Re
     let mut out = io::stdout().lock();
     writeln!(
         out,
-        "seed {}: score {}, max tile {}, {} moves ({})",
+        "seed {}: score {}, max tile {}, {} ({})",
         watch.seed,
         game.score(),
         game.board().max_tile(),
-        game.moves(),
+        crate::render::counted(game.moves(), "move"),
         watch.who
     )?;
     Ok(quit.unwrap_or(ExitCode::SUCCESS))
