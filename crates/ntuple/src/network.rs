@@ -5,11 +5,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use game_core::{Board, Direction};
 
-/// The cells of each tuple (`row * 4 + col`): two straight 2x3 blocks
-/// (rows 0-1 and rows 1-2) and two 3+3 "L-free" rectangles (a 3-cell row
-/// over a 3-cell row, on rows 0-1 and 1-2). This is the 4x6-tuple shape of
-/// Yeh et al. (2016) and of most strong 2048 learners since; with the eight
-/// symmetries it covers every cell of the board many times.
+/// The cells of each tuple (`row * 4 + col`): a whole row and the first
+/// two cells of the row below it (rows 0-1 and rows 1-2), and a 2x3
+/// rectangle (a 3-cell row over a 3-cell row, on rows 0-1 and 1-2). This is
+/// the 4x6-tuple shape of Yeh et al. (2016) and of most strong 2048 learners
+/// since; with the eight symmetries it covers every cell of the board many
+/// times.
 pub const PATTERNS: [[u8; 6]; 4] =
     [[0, 1, 2, 3, 4, 5], [4, 5, 6, 7, 8, 9], [0, 1, 2, 4, 5, 6], [4, 5, 6, 8, 9, 10]];
 
