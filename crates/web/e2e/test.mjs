@@ -2,7 +2,8 @@
 // /usr/bin/chromium, driven by playwright-core; no browser download).
 //
 // It starts the server on a free port, loads the page, plays with the keys
-// and sees the tiles and the score change, asks for a hint, undoes, runs
+// and sees the tiles and the score change, plays by swipes (touch events)
+// and checks each against the rules, asks for a hint, undoes, runs
 // autoplay until the score rises, and takes a screenshot.
 //
 //   node test.mjs                  # builds the server with cargo if needed
@@ -74,6 +75,44 @@ async function shown(page) {
   }));
 }
 
+/// The 16 cells (row by row) after sliding `tiles` toward `direction`, by
+/// the rules, written out here independently of the engine: each line's
+/// tiles close up toward the wall, and equal neighbours merge once, the pair
+/// nearest the wall first.
+function slid(tiles, direction) {
+  const out = new Array(16).fill(0);
+  for (let k = 0; k < 4; k++) {
+    const cells = [0, 1, 2, 3].map((i) =>
+      ({ left: 4 * k + i, right: 4 * k + 3 - i, up: k + 4 * i, down: k + 4 * (3 - i) })[direction]);
+    const line = cells.map((c) => tiles[c]).filter((v) => v > 0);
+    const merged = [];
+    for (let i = 0; i < line.length; i++) {
+      if (i + 1 < line.length && line[i] === line[i + 1]) {
+        merged.push(2 * line[i]);
+        i += 1;
+      } else {
+        merged.push(line[i]);
+      }
+    }
+    cells.forEach((c, i) => { out[c] = merged[i] || 0; });
+  }
+  return out;
+}
+
+/// A one-finger swipe by (dx, dy) pixels from the board's centre, as touch
+/// events on the element that listens for them.
+async function swipe(page, dx, dy) {
+  await page.evaluate(([dx, dy]) => {
+    const target = document.querySelector("#board").parentElement;
+    const r = target.getBoundingClientRect();
+    const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+    const touch = (cx, cy) => new Touch({ identifier: 1, target, clientX: cx, clientY: cy });
+    const [from, to] = [touch(x, y), touch(x + dx, y + dy)];
+    target.dispatchEvent(new TouchEvent("touchstart", { touches: [from], changedTouches: [from], bubbles: true }));
+    target.dispatchEvent(new TouchEvent("touchend", { touches: [], changedTouches: [to], bubbles: true }));
+  }, [dx, dy]);
+}
+
 async function waitForMoves(page, predicate, timeout) {
   await page.waitForFunction(
     ([source]) => new Function("m", `return ${source}`)(Number(document.querySelector("#board").dataset.moves)),
@@ -141,6 +180,38 @@ async function main() {
     assert.ok(state.score > 0, "the score rose");
     assert.ok(state.best >= state.score, "the best score follows the score");
     log(`${played} moves by key, score ${state.score}`);
+
+    // Swipes move the tiles the way the keys do: each swipe's board is the
+    // slide the rules give in its direction plus one spawned 2 or 4, and a
+    // swipe that moves nothing was a direction the board refuses. A short
+    // one (under 30 px) is a tap, not a move.
+    let swiped = 0;
+    const swipes = { left: [-90, 10], down: [-10, 90], right: [90, -10], up: [10, -90] };
+    for (let round = 0; round < 3 && swiped < 3; round++) {
+      for (const [direction, [dx, dy]] of Object.entries(swipes)) {
+        const now = await shown(page);
+        await swipe(page, dx, dy);
+        const expected = slid(now.tiles, direction);
+        try {
+          await waitForMoves(page, `m > ${now.moves}`, 1500);
+        } catch {
+          assert.deepEqual(expected, now.tiles, `a ${direction} swipe did not move a board it changes`);
+          continue;
+        }
+        const after = await shown(page);
+        const differ = after.tiles.map((v, i) => i).filter((i) => after.tiles[i] !== expected[i]);
+        assert.equal(differ.length, 1, `a ${direction} swipe: ${now.tiles} -> ${after.tiles}`);
+        assert.equal(expected[differ[0]], 0, "the spawn lands on an empty cell");
+        assert.ok([2, 4].includes(after.tiles[differ[0]]), "the spawn is a 2 or a 4");
+        swiped += 1;
+      }
+    }
+    assert.ok(swiped >= 3, `only ${swiped} swipes moved tiles`);
+    before = await shown(page);
+    await swipe(page, 20, 5);
+    await page.waitForTimeout(300);
+    assert.equal((await shown(page)).moves, before.moves, "a 20 px swipe is not a move");
+    log(`${swiped} moves by swipe, each the rules' slide plus a spawn`);
 
     // A hint names a direction and values each one.
     await page.click("#hint-button");
