@@ -149,7 +149,7 @@ pub(crate) struct SearchSettings {
     /// Score a chance branch less likely than P with the evaluator instead
     /// of searching it, 0 to 1 (overrides the preset's; not for the
     /// tutorial preset).
-    #[arg(long, value_name = "P", value_parser = parse_probability)]
+    #[arg(long, value_name = "P", value_parser = parse_probability, allow_negative_numbers = true)]
     pub(crate) prob_cutoff: Option<f32>,
     /// Search N layers deeper (or shallower) than the adaptive depth,
     /// -12 to 12 (overrides the preset's bonus; for the fast, default and
@@ -171,7 +171,7 @@ pub(crate) struct SearchSettings {
 #[derive(Debug, Clone, Args)]
 pub(crate) struct RulesArgs {
     /// Rows and columns, 2 to 8.
-    #[arg(long, value_name = "N", default_value_t = 4)]
+    #[arg(long, value_name = "N", default_value_t = 4, allow_negative_numbers = true)]
     pub(crate) size: usize,
     /// The probability that a new tile is a 4.
     #[arg(long, value_name = "P", default_value_t = 0.1, allow_negative_numbers = true)]
@@ -203,7 +203,7 @@ pub(crate) struct WatchArgs {
     #[command(flatten)]
     pub(crate) game: GameArgs,
     /// Stop after this many moves.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub(crate) max_moves: Option<u64>,
     /// Print the Java tutorial's text transcript even on a terminal.
     #[arg(long)]
@@ -265,10 +265,15 @@ pub(crate) struct TournamentArgs {
     pub(crate) seed_start: u64,
     /// Games played at once (default: the cores left over by the search's
     /// threads).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u64).range(1..=1024),
+        allow_negative_numbers = true,
+    )]
     pub(crate) parallel: Option<u64>,
     /// Stop each game after this many moves.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub(crate) max_moves: Option<u64>,
     /// Write the per-game records as CSV, a line as each game ends:
     /// seed,score,max_tile,moves,millis,median_decision_micros,p99_decision_micros.
@@ -290,7 +295,13 @@ pub(crate) struct TuneArgs {
     #[command(flatten)]
     pub(crate) settings: SearchSettings,
     /// Games per candidate, at least 2 (the comparison needs a spread).
-    #[arg(long, value_name = "N", default_value_t = 200, value_parser = parse_tuning_games)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 200,
+        value_parser = parse_tuning_games,
+        allow_negative_numbers = true,
+    )]
     pub(crate) games: u64,
     /// Candidate games are played from seeds S to S + N - 1, away from the
     /// seeds of published results so that tuning cannot fit them.
@@ -303,15 +314,32 @@ pub(crate) struct TuneArgs {
     )]
     pub(crate) seed_start: u64,
     /// Passes over the weights; a pass that keeps no change ends the search.
-    #[arg(long, value_name = "R", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(
+        long,
+        value_name = "R",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u32).range(1..=100),
+        allow_negative_numbers = true,
+    )]
     pub(crate) rounds: u32,
     /// Each weight is tried at ×(1+F) and ×(1-F), the two powers at ±2F;
     /// strictly between 0 and 1.
-    #[arg(long, value_name = "F", default_value_t = 0.25, value_parser = parse_step)]
+    #[arg(
+        long,
+        value_name = "F",
+        default_value_t = 0.25,
+        value_parser = parse_step,
+        allow_negative_numbers = true,
+    )]
     pub(crate) step: f32,
     /// Games played at once (default: the cores left over by the search's
     /// threads).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u64).range(1..=1024),
+        allow_negative_numbers = true,
+    )]
     pub(crate) parallel: Option<u64>,
 }
 
@@ -337,7 +365,13 @@ pub(crate) struct AgreementArgs {
     )]
     pub(crate) reference_bonus: i32,
     /// Positions come from this many games of the fast preset.
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = parse_games)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 3,
+        value_parser = parse_games,
+        allow_negative_numbers = true,
+    )]
     pub(crate) games: u64,
     /// Game i is played from seed S + i.
     #[arg(
@@ -349,7 +383,13 @@ pub(crate) struct AgreementArgs {
     )]
     pub(crate) seed_start: u64,
     /// Every Nth board of each game, from move 300 on.
-    #[arg(long, value_name = "N", default_value_t = 40, value_parser = parse_games)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 40,
+        value_parser = parse_games,
+        allow_negative_numbers = true,
+    )]
     pub(crate) every: u64,
 }
 
@@ -369,10 +409,16 @@ pub(crate) struct TrainArgs {
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_seed)]
     pub(crate) seed: u64,
     /// Threads training the one network.
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 2,
+        value_parser = clap::value_parser!(u64).range(1..=256),
+        allow_negative_numbers = true,
+    )]
     pub(crate) threads: u64,
     /// The learning rate per board (with TC rates, their meta rate).
-    #[arg(long, value_name = "A", default_value_t = 0.25)]
+    #[arg(long, value_name = "A", default_value_t = 0.25, allow_negative_numbers = true)]
     pub(crate) alpha: f32,
     /// Plain TD(0) with a fixed rate instead of temporal-coherence rates.
     #[arg(long)]
@@ -380,22 +426,34 @@ pub(crate) struct TrainArgs {
     /// The share of episodes started from a late-game board kept from
     /// earlier episodes (the first board of a game with 8192, 16384 or
     /// 32768) rather than from the empty board; 0 turns restarts off.
-    #[arg(long, value_name = "SHARE", default_value_t = 0.5)]
+    #[arg(long, value_name = "SHARE", default_value_t = 0.5, allow_negative_numbers = true)]
     pub(crate) restart_share: f64,
     /// Every weight's starting value (ignored with --resume).
-    #[arg(long, value_name = "W", default_value_t = 0.0)]
+    #[arg(
+        long,
+        value_name = "W",
+        default_value_t = 0.0,
+        allow_negative_numbers = true,
+        value_parser = parse_finite
+    )]
     pub(crate) initial: f32,
     /// Stop after this many episodes in all (counting resumed ones).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub(crate) episodes: Option<u64>,
     /// Stop after this many minutes.
-    #[arg(long, value_name = "M")]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, value_parser = parse_minutes)]
     pub(crate) minutes: Option<f64>,
     /// Minutes between checkpoints.
-    #[arg(long, value_name = "M", default_value_t = 5.0)]
+    #[arg(
+        long,
+        value_name = "M",
+        default_value_t = 5.0,
+        allow_negative_numbers = true,
+        value_parser = parse_minutes
+    )]
     pub(crate) checkpoint_minutes: f64,
     /// Episodes per learning-curve row.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    #[arg(long, value_name = "N", default_value_t = 10_000, allow_negative_numbers = true)]
     pub(crate) curve_every: u64,
 }
 
@@ -547,6 +605,24 @@ fn parse_probability(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
         Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
         _ => Err("expected a probability, between 0 and 1".to_owned()),
+    }
+}
+
+/// A span of minutes for the trainer's clocks: above 0 and at most a million
+/// (about two years), so that it is a valid `Duration` (a negative, NaN or
+/// huge one would panic there).
+fn parse_minutes(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(m) if m > 0.0 && m <= 1e6 => Ok(m),
+        _ => Err("expected minutes, above 0 and at most 1000000".to_owned()),
+    }
+}
+
+/// Any finite number (not NaN or infinite).
+fn parse_finite(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        _ => Err("expected a finite number".to_owned()),
     }
 }
 

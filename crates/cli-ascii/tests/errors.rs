@@ -70,6 +70,41 @@ fn depth_out_of_range() {
     error_of(&["--depth", "-1"], None, 2, "'-1' for '--depth <N>': -1 is not in 1..=12");
 }
 
+/// A negative number given to any number option is that option's invalid
+/// value, not an "unexpected argument '-1'" (clap reads a leading `-` as a
+/// flag unless told otherwise), and a negative initial weight trains.
+#[test]
+fn negative_numbers_are_values_of_every_number_option() {
+    for (args, option) in [
+        (&["--size", "-1"][..], "'-1' for '--size <N>'"),
+        (&["analyze", "--prob-cutoff", "-1", "2 0/0 2"], "'-1' for '--prob-cutoff <P>'"),
+        (&["watch", "--max-moves", "-1"], "'-1' for '--max-moves <N>'"),
+        (&["tournament", "--max-moves", "-1"], "'-1' for '--max-moves <N>'"),
+        (&["tournament", "--parallel", "-1"], "'-1' for '--parallel <N>'"),
+        (&["tune", "--games", "-1"], "'-1' for '--games <N>'"),
+        (&["agreement", "--every", "-1"], "'-1' for '--every <N>'"),
+        (&["train", "--threads", "-1"], "'-1' for '--threads <N>'"),
+        (&["train", "--episodes", "-1"], "'-1' for '--episodes <N>'"),
+        (&["train", "--checkpoint-minutes", "-1"], "'-1' for '--checkpoint-minutes <M>'"),
+        (&["train", "--minutes", "-1"], "'-1' for '--minutes <M>'"),
+    ] {
+        let err = error_of(args, None, 2, option);
+        assert!(!err.contains("unexpected argument"), "{err}");
+    }
+    // Minutes become a `Duration`, which panics on a negative, NaN or huge
+    // number of seconds: each is refused before.
+    for minutes in ["0", "-1", "nan", "inf", "1e300"] {
+        error_of(
+            &["train", "--checkpoint-minutes", minutes],
+            None,
+            2,
+            "above 0 and at most 1000000",
+        );
+        error_of(&["train", "--minutes", minutes], None, 2, "above 0 and at most 1000000");
+    }
+    error_of(&["train", "--initial", "nan"], None, 2, "expected a finite number");
+}
+
 /// Number options name their range in the option's terms, negative numbers
 /// included, and have sensible bounds. See: issue 18, items 4 and 8.
 #[test]
