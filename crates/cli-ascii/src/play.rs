@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use game_core::{Direction, Game, GameBoard, PlayError, Rules};
-use solver_expectimax::{Choice, Player};
+use solver_expectimax::{Algorithm, Choice, Player};
 
 use crate::best;
 use crate::cli::{PlayArgs, PlayerKind};
@@ -324,23 +324,35 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     }
     let rules = setup::rules(&args.game.rules)?;
     let player = PlayerSpec::of(&args.game.search, rules.size());
-    if player.kind == PlayerKind::Expectimax {
-        // Build one now so that bad settings or a missing network are
-        // reported before the screen changes, not at the first hint.
-        setup::solver(player.config, player.weights.as_deref(), rules.size())?;
-    }
     let (seed, _) = setup::seed_or_clock(args.game.seed);
     let color = setup::use_color(args.game.no_color);
-    with_board!(rules.size(), B => play_loop(Session::<B>::new(rules, seed, player)?, color))
+    // Full screen (raw mode: no echo) before the solver is built, since
+    // loading a network takes about a second, and keys typed meanwhile
+    // echoed onto the normal screen and stayed there after the game. An
+    // error drops the guard first, so its message prints on the normal
+    // screen.
+    let guard = TerminalGuard::enter().context("cannot set up the terminal")?;
+    if player.kind == PlayerKind::Expectimax {
+        if matches!(player.config.algorithm, Algorithm::Learned { .. }) {
+            term::draw_frame(&mut io::stdout().lock(), &["loading the network…".to_owned()])?;
+        }
+        // Build one now so that bad settings or a missing network are
+        // reported before the game starts, not at the first hint.
+        setup::solver(player.config, player.weights.as_deref(), rules.size())?;
+    }
+    with_board!(rules.size(), B => play_loop(Session::<B>::new(rules, seed, player)?, color, guard))
 }
 
-fn play_loop<B: GameBoard>(mut session: Session<B>, color: bool) -> anyhow::Result<ExitCode> {
+fn play_loop<B: GameBoard>(
+    mut session: Session<B>,
+    color: bool,
+    guard: TerminalGuard,
+) -> anyhow::Result<ExitCode> {
     let size = session.rules.size();
     let best_path = best::default_path();
     if let Some(path) = &best_path {
         session.set_best(best::load(path, size));
     }
-    let guard = TerminalGuard::enter().context("cannot set up the terminal")?;
     let mut out = BufWriter::new(io::stdout().lock());
     let flow = loop {
         term::draw_frame(&mut out, &screen(&session, color, layout::terminal_size()))?;

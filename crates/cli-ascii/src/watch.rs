@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use game_core::{Game, GameBoard, Rules};
-use solver_expectimax::{Choice, Player};
+use solver_expectimax::{Algorithm, Choice, Player};
 
 use crate::cli::WatchArgs;
 use crate::keys::WATCH_KEYS;
@@ -39,6 +39,17 @@ pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
     let rules = setup::rules(&args.game.rules)?;
     let spec = PlayerSpec::of(&args.game.search, rules.size());
     let (seed, seed_from_clock) = setup::seed_or_clock(args.game.seed);
+    let live = !args.transcript && setup::stdout_is_terminal();
+    // Full screen (raw mode: no echo) before the player is built, as in
+    // `play`: keys typed while a network loads would otherwise echo onto
+    // the normal screen. An error drops the guard before its message.
+    let guard = match live {
+        true => Some(TerminalGuard::enter().context("cannot set up the terminal")?),
+        false => None,
+    };
+    if guard.is_some() && matches!(spec.config.algorithm, Algorithm::Learned { .. }) {
+        term::draw_frame(&mut io::stdout().lock(), &["loading the network…".to_owned()])?;
+    }
     let mut player = AnyPlayer::new(&spec, rules.size(), seed)?;
     let who = setup::who_plays(&args.game.search);
     let watch = Watch {
@@ -50,11 +61,9 @@ pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
         color: setup::use_color(args.game.no_color),
         who,
     };
-    let live = !args.transcript && setup::stdout_is_terminal();
-    with_board!(rules.size(), B => if live {
-        watch_live::<B>(&watch, &mut player)
-    } else {
-        watch_transcript::<B>(&watch, &mut player)
+    with_board!(rules.size(), B => match guard {
+        Some(guard) => watch_live::<B>(&watch, &mut player, guard),
+        None => watch_transcript::<B>(&watch, &mut player),
     })
 }
 
@@ -148,14 +157,17 @@ fn new_delay(delay: Duration, key: WatchKey) -> Duration {
 }
 
 /// The game redrawn in place, with colours and a status line.
-fn watch_live<B: GameBoard>(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Result<ExitCode> {
+fn watch_live<B: GameBoard>(
+    watch: &Watch,
+    player: &mut AnyPlayer,
+    guard: TerminalGuard,
+) -> anyhow::Result<ExitCode> {
     let mut game = Game::<B>::new(watch.rules, watch.seed)?;
     let mut delay = watch.delay.unwrap_or(DEFAULT_TTY_DELAY);
     let mut last: Option<Choice> = None;
     let mut paused = false;
     let mut quit = None;
     let started = Instant::now();
-    let guard = TerminalGuard::enter().context("cannot set up the terminal")?;
     let mut out = BufWriter::new(io::stdout().lock());
     loop {
         let limit = watch.max_moves.is_some_and(|m| game.moves() >= m);
