@@ -18,15 +18,17 @@ use crate::traits::GameBoard;
 /// Cell (row, col) is the nibble at bits `4 * (4 * row + col)` of the packed
 /// form [`Board::raw`]; it holds the exponent of its tile (0 = empty, 1 = 2,
 /// ..., 15 = 32768). A tile above 32768 (65536 and 131072 on a real game,
-/// any exponent up to [`MAX_EXPONENT`] here) keeps 15 in its nibble and the
-/// rest of its exponent in the same nibble of a second word, so the
-/// exponent is always the sum of the two nibbles.
+/// any exponent up to [`MAX_EXPONENT`] here) keeps 15 in its nibble and,
+/// in the same nibble of a second word, its exponent less 14 (2 for
+/// 65536, 3 for 131072), so that a nibble of 1 there is never a tile.
 ///
 /// Moves go through tables of 16-bit rows while the board has no tile above
 /// 32768 and at most one 32768 (so that no row can merge two 32768 into
 /// 65536); any other board slides line by line through the same rule. The
-/// check is one test of the second word and a few bit operations on the
-/// first, and the slow case starts only once a game has built two 32768
+/// second word is kept non-zero on exactly those other boards (a board with
+/// two 32768 and no larger tile holds a marker there), so the check is one
+/// test of it; a move on the tables looks for a second 32768 only when it
+/// can make one. The slow case starts only once a game has built two 32768
 /// tiles. docs/rules.md explains the choice and gives its cost.
 ///
 /// ```
@@ -45,14 +47,23 @@ use crate::traits::GameBoard;
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Board {
-    // Invariant: for every cell of exponent e, its nibble of `cells` is
-    // min(e, 15) and its nibble of `over` is e - 15 when e > 15, else 0;
-    // e <= MAX_EXPONENT. So a board with no tile above 32768 has `over == 0`
-    // and is exactly its `cells`, and the derived Eq, Hash and Ord are those
-    // of the tiles.
+    // Invariant: e <= MAX_EXPONENT for every cell of exponent e, and its
+    // nibble of `cells` is min(e, 15). When a tile is above 32768, the
+    // nibble of `over` of every cell is e - 14 when e > 15 (2 to 11), else
+    // 0, so `over` >= 2. Otherwise `over` is TWO_32768 (1) when two or more
+    // tiles are 32768, else 0. So `over == 0` says exactly that the row
+    // tables may move the board and `over <= 1` that no tile is above
+    // 32768, each in one compare; a board with no tile above 32768 is its
+    // `cells`; and the derived Eq, Hash and Ord are those of the tiles,
+    // since each board has one representation.
     cells: u64,
     over: u64,
 }
+
+/// `over` of a board with two or more 32768 tiles and none larger: below
+/// every second word that holds a tile (each has a nibble of 2 or more), so
+/// that "no tile above 32768" is `over <= TWO_32768`.
+const TWO_32768: u64 = 1;
 
 const ROW_MASK: u64 = 0xFFFF;
 const LOW_NIBBLE_BITS: u64 = 0x1111_1111_1111_1111;
@@ -65,6 +76,23 @@ const LOW_NIBBLE_BITS: u64 = 0x1111_1111_1111_1111;
 const fn full_nibbles(x: u64) -> u64 {
     let pairs = x & x >> 1;
     pairs & pairs >> 2 & LOW_NIBBLE_BITS
+}
+
+/// Whether two or more nibbles of `x` are 15.
+#[inline]
+const fn two_full(x: u64) -> bool {
+    let full = full_nibbles(x);
+    full & full.wrapping_sub(1) != 0
+}
+
+/// Non-zero when two or more nibbles of `x` are 14 or 15: bit
+/// `4 * idx + 1` of `high` says bits 1 to 3 of nibble `idx` are set, and
+/// `high & (high - 1)` drops its lowest bit. A move on the tables makes a
+/// second 32768 only from two 16384, so only from such a board.
+#[inline]
+const fn two_at_least_14(x: u64) -> u64 {
+    let high = x & x >> 1 & x >> 2 & LOW_NIBBLE_BITS << 1;
+    high & high.wrapping_sub(1)
 }
 
 /// The cell indices of line `k` for a push toward `dir`, the wall first.
@@ -110,8 +138,23 @@ impl Board {
     pub const EMPTY: Board = Board { cells: 0, over: 0 };
 
     /// The board whose packed form is `raw` (every tile at most 32768).
+    #[inline]
     pub const fn from_raw(raw: u64) -> Board {
-        Board { cells: raw, over: 0 }
+        Board { cells: raw, over: if two_full(raw) { TWO_32768 } else { 0 } }
+    }
+
+    /// The board with these words, `big` holding the tiles above 32768 as
+    /// in the invariant (0 when there is none): the one place that sets the
+    /// marker of two 32768.
+    #[inline]
+    const fn from_words(cells: u64, big: u64) -> Board {
+        if big != 0 { Board { cells, over: big } } else { Board::from_raw(cells) }
+    }
+
+    /// The second word of the tiles above 32768 (0 when there is none).
+    #[inline]
+    const fn big(self) -> u64 {
+        if self.over == TWO_32768 { 0 } else { self.over }
     }
 
     /// The packed form: cell (row, col) at bits `4 * (4 * row + col)`.
@@ -128,7 +171,7 @@ impl Board {
     /// whole board and `Board::from_raw(board.raw()) == board`.
     #[inline]
     pub const fn is_packed(self) -> bool {
-        self.over == 0
+        self.over <= TWO_32768
     }
 
     /// Builds a board from exponents, row by row (0 = empty).
@@ -162,7 +205,8 @@ impl Board {
     /// The exponent in cell `idx` (`row * 4 + col`).
     #[inline]
     const fn exponent_at(self, idx: usize) -> u8 {
-        (self.cells >> (4 * idx) & 0xF) as u8 + (self.over >> (4 * idx) & 0xF) as u8
+        let over = (self.big() >> (4 * idx) & 0xF) as u8;
+        (self.cells >> (4 * idx) & 0xF) as u8 + over.saturating_sub(1)
     }
 
     /// The sixteen exponents, row-major.
@@ -180,34 +224,35 @@ impl Board {
     }
 
     /// Whether a move must take the line-by-line path: a tile above 32768,
-    /// or two 32768 tiles, which the 16-bit row tables cannot merge.
+    /// or two 32768 tiles, which the 16-bit row tables cannot merge. By the
+    /// invariant, that is a non-zero second word.
     #[inline]
     const fn needs_lines(self) -> bool {
-        let full = full_nibbles(self.cells);
-        (self.over | full & full.wrapping_sub(1)) != 0
+        self.over != 0
     }
 
     // The symmetries move both words alike; the second is zero on almost
-    // every board, and moving zero gives zero, so it is skipped then.
+    // every board, and moving zero gives zero, so it is skipped then, and
+    // so is the marker TWO_32768, which stays as it is.
 
     /// The board with rows and columns swapped.
     #[inline]
     pub const fn transpose(self) -> Board {
-        let over = if self.over == 0 { 0 } else { transpose_word(self.over) };
+        let over = if self.over <= TWO_32768 { self.over } else { transpose_word(self.over) };
         Board { cells: transpose_word(self.cells), over }
     }
 
     /// The board mirrored left to right (each row reversed).
     #[inline]
     pub const fn mirror(self) -> Board {
-        let over = if self.over == 0 { 0 } else { mirror_word(self.over) };
+        let over = if self.over <= TWO_32768 { self.over } else { mirror_word(self.over) };
         Board { cells: mirror_word(self.cells), over }
     }
 
     /// The board flipped top to bottom (row order reversed).
     #[inline]
     pub const fn flip(self) -> Board {
-        let over = if self.over == 0 { 0 } else { flip_word(self.over) };
+        let over = if self.over <= TWO_32768 { self.over } else { flip_word(self.over) };
         Board { cells: flip_word(self.cells), over }
     }
 
@@ -272,7 +317,7 @@ impl Board {
             | table[columns[3]] << 12
     }
 
-    /// The move of a board the tables cannot take ([`Board::needs_lines`]):
+    /// The move of a board the tables cannot take ([`Board::needs_lines`]),
     /// each line through the rule itself. The board and the score, even when
     /// nothing moves.
     #[cold]
@@ -305,6 +350,8 @@ impl Board {
             Direction::Up => Board::map_columns(Board::columns(x), &UP),
             Direction::Down => Board::map_columns(Board::columns(x), &DOWN),
         };
+        // The move may have made a second 32768; a caller that keeps only
+        // the packed form does not pay for finding out.
         Board::from_raw(cells)
     }
 
@@ -313,23 +360,39 @@ impl Board {
     /// gathering of the columns for the four.
     #[inline]
     pub fn slide_each_unscored(self) -> [Board; 4] {
+        // One test of the parent instead of one per child (as one branch):
+        // without two tiles of 16384 or more, no child has two 32768.
+        let x = self.cells;
+        if self.over | two_at_least_14(x) != 0 {
+            return self.slide_each_rare();
+        }
+        let cols = Board::columns(x);
+        let packed = |cells| Board { cells, over: 0 };
+        [
+            packed(Board::map_columns(cols, &UP)),
+            packed(Board::map_columns(cols, &DOWN)),
+            packed(Board::map_rows(x, &LEFT)),
+            packed(Board::map_rows(x, &RIGHT)),
+        ]
+    }
+
+    /// [`Board::slide_each_unscored`] of a board the tables cannot take, or
+    /// whose children may hold two 32768.
+    #[cold]
+    #[inline(never)]
+    fn slide_each_rare(self) -> [Board; 4] {
         if self.needs_lines() {
-            return self.slide_each_lines();
+            return Direction::ALL.map(|d| self.slide_lines(d).0);
         }
         let x = self.cells;
         let cols = Board::columns(x);
         [
-            Board::from_raw(Board::map_columns(cols, &UP)),
-            Board::from_raw(Board::map_columns(cols, &DOWN)),
-            Board::from_raw(Board::map_rows(x, &LEFT)),
-            Board::from_raw(Board::map_rows(x, &RIGHT)),
+            Board::map_columns(cols, &UP),
+            Board::map_columns(cols, &DOWN),
+            Board::map_rows(x, &LEFT),
+            Board::map_rows(x, &RIGHT),
         ]
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn slide_each_lines(self) -> [Board; 4] {
-        Direction::ALL.map(|d| self.slide_lines(d).0)
+        .map(Board::from_raw)
     }
 
     /// [`Board::slide`] on the line-by-line path.
@@ -365,7 +428,9 @@ impl Board {
                 (Board::map_columns(cols, table), score)
             }
         };
-        (after != x).then_some((Board::from_raw(after), score))
+        // A second 32768 comes from merging two 16384, which scores 32768.
+        let over = if score >= 1 << 15 && two_full(after) { TWO_32768 } else { 0 };
+        (after != x).then_some((Board { cells: after, over }, score))
     }
 
     /// The directions that change the board, by one table of "this line
@@ -426,13 +491,13 @@ impl Board {
         debug_assert!(idx < 16 && exponent <= MAX_EXPONENT);
         debug_assert!(self.exponent_at(idx) == 0);
         let shift = 4 * (idx & 15);
-        if exponent <= 15 {
+        // A tile below 32768 changes neither the remainders nor the count
+        // of 32768 tiles, so the second word stays as it is.
+        if exponent < 15 {
             return Board { cells: self.cells | (exponent as u64) << shift, over: self.over };
         }
-        Board {
-            cells: self.cells | 0xF << shift,
-            over: self.over | ((exponent - 15) as u64 & 0xF) << shift,
-        }
+        let rest = if exponent > 15 { exponent - 14 } else { 0 };
+        Board::from_words(self.cells | 0xF << shift, self.big() | (rest as u64 & 0xF) << shift)
     }
 
     /// The largest exponent on the board (0 for an empty board).
@@ -490,7 +555,7 @@ impl GameBoard for Board {
         }
         let idx = 4 * row + col;
         let clear = !(0xF << (4 * idx));
-        let cleared = Board { cells: self.cells & clear, over: self.over & clear };
+        let cleared = Board::from_words(self.cells & clear, self.big() & clear);
         Ok(cleared.with_exponent_unchecked(idx, exponent))
     }
 
@@ -549,7 +614,7 @@ impl fmt::Display for Board {
 
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.over == 0 {
+        if self.is_packed() {
             write!(f, "Board({:#018x}: {self})", self.cells)
         } else {
             write!(f, "Board({:#018x} + {:#018x}: {self})", self.cells, self.over)
@@ -563,5 +628,124 @@ impl FromStr for Board {
     /// Parses the one-line notation or the same grid written one row a line.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         notation::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The second word as the invariant defines it, from the exponents
+    /// alone: exponent less 14 for each tile above 32768 when there is one,
+    /// the marker when two or more are 32768, else 0.
+    fn expected_over(board: Board) -> u64 {
+        let exponents = board.exponents();
+        let big = exponents
+            .iter()
+            .enumerate()
+            .fold(0u64, |acc, (i, &e)| acc | if e > 15 { u64::from(e - 14) << (4 * i) } else { 0 });
+        let n_32768 = exponents.iter().filter(|&&e| e == 15).count();
+        match (big, n_32768) {
+            (0, 0 | 1) => 0,
+            (0, _) => TWO_32768,
+            (big, _) => big,
+        }
+    }
+
+    #[track_caller]
+    fn check(board: Board) {
+        assert_eq!(board.over, expected_over(board), "{board:?}");
+        assert_eq!(board.needs_lines(), board.over != 0);
+        assert_eq!(board.is_packed(), board.max_exponent() <= 15);
+        assert_eq!(Board::from_exponents(board.to_exponents()), Ok(board));
+    }
+
+    fn parse(s: &str) -> Board {
+        s.parse().expect("a valid board")
+    }
+
+    /// A table move that makes a second 32768 sets the marker, in every
+    /// move function, and the next move merges the two 32768 into 65536.
+    #[test]
+    fn a_second_32768_from_the_tables_is_marked_then_merges() {
+        let board = parse("32768 0 0 0/16384 16384 0 0/0 0 0 0/0 0 0 2");
+        assert_eq!(board.over, 0);
+        let (after, score) = board.slide(Direction::Left).expect("the 16384s merge");
+        assert_eq!(score, 32768);
+        assert_eq!(after, parse("32768 0 0 0/32768 0 0 0/0 0 0 0/2 0 0 0"));
+        assert_eq!(after.over, TWO_32768);
+        assert_eq!(board.slide_unscored(Direction::Left), after);
+        assert_eq!(board.slide_each_unscored()[2], after);
+        check(after);
+
+        let (merged, score) = after.slide(Direction::Up).expect("the 32768s merge");
+        assert_eq!(score, 65536);
+        assert_eq!(merged, parse("65536 0 0 0/2 0 0 0/0 0 0 0/0 0 0 0"));
+        check(merged);
+        // Every tile is in the first column: all but left move it.
+        let legal: Vec<Direction> = after.legal_directions().iter().collect();
+        assert_eq!(legal, [Direction::Up, Direction::Down, Direction::Right]);
+    }
+
+    /// Two 32768 made by one move on a board with none, in a row and in a
+    /// column, and a move that makes one 32768 only (no marker).
+    #[test]
+    fn two_32768_at_once() {
+        let row = parse("16384 16384 16384 16384/0 0 0 0/0 0 0 0/0 0 0 0");
+        let (after, score) = row.slide(Direction::Right).expect("they merge");
+        assert_eq!(score, 65536);
+        assert_eq!(after, parse("0 0 32768 32768/0 0 0 0/0 0 0 0/0 0 0 0"));
+        assert_eq!(after.over, TWO_32768);
+        let column = row.transpose();
+        for (i, b) in column.slide_each_unscored().into_iter().enumerate() {
+            check(b);
+            assert_eq!(b, column.slide_unscored(Direction::ALL[i]));
+        }
+        assert_eq!(column.slide_unscored(Direction::Down).over, TWO_32768);
+        // Two 16384 and nothing else: one 32768, the tables still serve.
+        let one = parse("16384 16384 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+        let (after, _) = one.slide(Direction::Left).expect("they merge");
+        assert_eq!(after.over, 0);
+        check(one.slide_each_unscored()[2]);
+    }
+
+    /// Every constructor and edit keeps the invariant: parsing, `from_raw`,
+    /// placing and clearing tiles, the symmetries.
+    #[test]
+    fn constructors_and_edits_keep_the_second_word() {
+        let two = Board::from_raw(0xF00F);
+        assert_eq!(two.over, TWO_32768);
+        assert_eq!(two, parse("32768 0 0 32768/0 0 0 0/0 0 0 0/0 0 0 0"));
+        assert!(two.is_packed());
+        assert_eq!(Board::from_raw(two.raw()), two);
+        assert_eq!(GameBoard::packed(&two), Some(0xF00F));
+        for b in two.symmetries() {
+            check(b);
+        }
+        let one = two.set_exponent(0, 3, 0).expect("in range");
+        assert_eq!(one.over, 0);
+        let again = one.with_exponent_unchecked(15, 15);
+        assert_eq!(again.over, TWO_32768);
+        // A big tile takes the second word; clearing it leaves the marker.
+        let big = again.set_exponent(1, 1, 17).expect("in range");
+        assert_eq!(big.exponent(1, 1), Some(17));
+        check(big);
+        assert!(!big.is_packed());
+        let cleared = big.set_exponent(1, 1, 0).expect("in range");
+        assert_eq!(cleared, again);
+        check(cleared);
+        // Sixteen 32768: every nibble full in both words' senses.
+        let full = Board::from_exponents([[15; 4]; 4]).expect("within the cap");
+        check(full);
+        assert_eq!(full.max_exponent(), 15);
+        let (merged, score) = full.slide(Direction::Left).expect("they merge");
+        assert_eq!(score, 8 * 65536);
+        check(merged);
+        for e in [0, 1, 14, 15, 16, 17, MAX_EXPONENT] {
+            for idx in [0, 5, 15] {
+                check(two.set_exponent(idx / 4, idx % 4, e).expect("in range"));
+                check(Board::from_raw(0xF).set_exponent(idx / 4, idx % 4, e).expect("in range"));
+            }
+        }
     }
 }

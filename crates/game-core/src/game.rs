@@ -182,6 +182,7 @@ impl<B: GameBoard> Game<B> {
 
     /// Whether the game is over: no direction changes the board under
     /// [`TurnRule::Standard`], the board is full under [`TurnRule::Tutorial`].
+    #[inline(always)]
     pub fn is_over(&self) -> bool {
         match self.rules.turn_rule() {
             TurnRule::Standard => self.board.is_game_over(),
@@ -202,6 +203,12 @@ impl<B: GameBoard> Game<B> {
     /// [`PlayError::GameOver`] once the game is over;
     /// [`PlayError::NothingMoves`] under [`TurnRule::Standard`] when `dir`
     /// changes nothing (nothing spawns then, as in the real game).
+    // Always inlined, with `is_over`: a game loop often asks for the legal
+    // directions of the board it then plays, and inlined, the compiler can
+    // share that work with `is_over`'s. Since the board is two words it had
+    // stopped inlining `play` (the game bench: 49,747 instructions a game
+    // inlined, 53,241 not; callgrind).
+    #[inline(always)]
     pub fn play(&mut self, dir: Direction) -> Result<Turn, PlayError> {
         if self.is_over() {
             return Err(PlayError::GameOver);

@@ -18,12 +18,18 @@ const CASES: u32 = 4096;
 /// sum of the tiles its merges created.
 fn check_moves<B: GameBoard>(board: &B) -> Result<(), TestCaseError> {
     let reference = RefBoard::of(board);
-    for dir in Direction::ALL {
+    let each = board.slide_each_unscored();
+    for (i, dir) in Direction::ALL.into_iter().enumerate() {
         let (after, score, merged) = reference.push(dir);
         let expected = (after != reference).then(|| (after.to_board::<B>(), score));
         prop_assert_eq!(board.slide(dir), expected, "{} {}", board, dir);
         prop_assert_eq!(score, merged.iter().sum::<u32>());
+        // Equal as values (Eq and Hash), not only tile by tile: the packed
+        // board's second word must be what building the board would give.
         let shifted = board.slide_unscored(dir);
+        let want = expected.map_or(*board, |(after, _)| after);
+        prop_assert_eq!(shifted, want, "{} {}", board, dir);
+        prop_assert_eq!(each[i], want, "{} {}", board, dir);
         prop_assert_eq!(shifted.tile_sum(), board.tile_sum(), "{} {}", board, dir);
         // Each merge turns two tiles into one.
         prop_assert_eq!(multiset(&shifted).len() + merged.len(), multiset(board).len());
