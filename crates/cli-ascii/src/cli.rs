@@ -77,7 +77,8 @@ pub(crate) enum Command {
     /// curve.
     #[command(after_help = "Examples:\n  \
         cargo run --release -p cli-ascii -- train --minutes 60\n  \
-        cargo run --release -p cli-ascii -- train --resume train-out/checkpoint.bin")]
+        cargo run --release -p cli-ascii -- train --resume train-out/checkpoint.bin\n  \
+        cargo run --release -p cli-ascii -- train --resume train-out/checkpoint.bin --stages 2")]
     Train(TrainArgs),
     /// Tune the heuristic's weights by seeded tournaments: a coordinate
     /// search that keeps a change only when its mean score beats the
@@ -437,6 +438,14 @@ pub(crate) struct TrainArgs {
         value_parser = parse_finite
     )]
     pub(crate) initial: f32,
+    /// The network's stages: 1, or 2 (a second set of weights for boards
+    /// that hold a tile of 16384 or more). Default: the resumed network's
+    /// own count, 1 for a new network. With --resume, 2 promotes a 1-stage
+    /// network: its stage-1 weights (and learning-rate state) start as a
+    /// copy of stage 0's, so it plays exactly as before until training
+    /// tells the stages apart. A 2-stage network cannot go back to 1.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=2))]
+    pub(crate) stages: Option<u64>,
     /// Stop after this many episodes in all (counting resumed ones).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub(crate) episodes: Option<u64>,

@@ -32,12 +32,32 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
         curve_every: args.curve_every,
         restart_share: args.restart_share,
     };
+    let stages = args.stages.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let trainer = match &args.resume {
         Some(path) => {
             let cp = ntuple::load_resumable(path)?;
+            let had = cp.network.stages();
+            let cp = match stages {
+                Some(n) => cp.into_stages(n).with_context(|| {
+                    format!("cannot train {} with --stages {n}", path.display())
+                })?,
+                None => cp,
+            };
+            if cp.network.stages() > had {
+                writeln!(
+                    io::stderr(),
+                    "promoted the network from {had} to {} stages: stage 1 (boards with a \
+                     tile of {} or more) starts as a copy of stage 0",
+                    cp.network.stages(),
+                    1u32 << ntuple::STAGE_EXPONENT
+                )?;
+            }
             cp.into_trainer(config)?
         }
-        None => Trainer::new(config, Network::filled(args.initial), Default::default())?,
+        None => {
+            let net = Network::filled_stages(stages.unwrap_or(1), args.initial)?;
+            Trainer::new(config, net, Default::default())?
+        }
     };
     // Open the curve before the first episode: a bad path fails now, not
     // after hours of training.
@@ -65,8 +85,11 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
     let mut err = io::stderr().lock();
     writeln!(
         err,
-        "training into {} (checkpoint every {} min; Ctrl-C or SIGTERM stops after a checkpoint)",
+        "training into {} ({} stage{}; checkpoint every {} min; Ctrl-C or SIGTERM stops after \
+         a checkpoint)",
         args.out.display(),
+        trainer.network().stages(),
+        if trainer.network().stages() == 1 { "" } else { "s" },
         args.checkpoint_minutes
     )?;
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();

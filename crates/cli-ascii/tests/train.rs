@@ -71,3 +71,30 @@ fn sigterm_stops_training_after_a_checkpoint() {
     assert!(rest.contains("checkpoint:") && rest.contains("done:"), "{rest}");
     assert!(out.0.join("checkpoint.bin").is_file(), "{rest}");
 }
+
+/// `--stages 2` promotes a resumed 1-stage checkpoint (and says so), and a
+/// 2-stage network cannot go back to 1 (a clear error, not a silent loss of
+/// its stage-1 weights). Without TC state to keep the checkpoints small.
+#[test]
+fn stages_2_promotes_a_resumed_network_and_2_to_1_is_refused() {
+    let out = Scratch::new("stages");
+    let checkpoint = out.0.join("checkpoint.bin");
+    let resume = checkpoint.to_str().expect("UTF-8");
+    let base = ["train", "--out", out.arg(), "--threads", "1", "--no-tc", "--episodes"];
+    let first = run(&[&base[..], &["2"]].concat(), None);
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(first.status.success() && stderr.contains("(1 stage;"), "{stderr}");
+    let promoted = run(&[&base[..], &["3", "--resume", resume, "--stages", "2"]].concat(), None);
+    let stderr = String::from_utf8_lossy(&promoted.stderr);
+    assert!(promoted.status.success(), "{stderr}");
+    assert!(stderr.contains("promoted the network from 1 to 2 stages"), "{stderr}");
+    assert!(stderr.contains("(2 stages;") && stderr.contains("done: 3 episodes"), "{stderr}");
+    let back = run(&[&base[..], &["4", "--resume", resume, "--stages", "1"]].concat(), None);
+    let stderr = String::from_utf8_lossy(&back.stderr);
+    assert!(!back.status.success());
+    assert!(stderr.contains("has 2 stages and cannot go back to 1"), "{stderr}");
+    // Without --stages the network keeps its own two.
+    let kept = run(&[&base[..], &["4", "--resume", resume]].concat(), None);
+    let stderr = String::from_utf8_lossy(&kept.stderr);
+    assert!(kept.status.success() && stderr.contains("(2 stages;"), "{stderr}");
+}

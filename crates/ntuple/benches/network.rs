@@ -29,6 +29,15 @@ fn positions(net: &Network, n: usize) -> Vec<Board> {
     boards
 }
 
+/// The values of `boards`, summed. A function of its own, never inlined,
+/// so that an instruction count (`valgrind --tool=callgrind` on this bench
+/// with `--profile-time`) gives the instructions per board: its inclusive
+/// count over its calls times `boards.len()`.
+#[inline(never)]
+fn value_sum(net: &Network, boards: &[Board]) -> f32 {
+    boards.iter().map(|&board| net.value(black_box(board))).sum()
+}
+
 fn trainer(threads: usize, episodes: Option<u64>) -> Trainer {
     let mut config = TrainConfig::standard();
     config.threads = threads;
@@ -47,9 +56,15 @@ fn bench(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("network");
     group.throughput(Throughput::Elements(boards.len() as u64));
-    group.bench_function("value", |b| {
-        b.iter(|| boards.iter().map(|&board| net.value(black_box(board))).sum::<f32>())
-    });
+    group.bench_function("value", |b| b.iter(|| value_sum(net, &boards)));
+    // The same network promoted to two stages: equal values, and the stage
+    // test is the only extra work.
+    let staged = Network::from_weights(net.weights())
+        .and_then(|n| n.into_stages(2).ok())
+        .expect("a network of one stage promotes to two");
+    assert_eq!(value_sum(&staged, &boards[..1000]), value_sum(net, &boards[..1000]));
+    group.bench_function("value-2-stages", |b| b.iter(|| value_sum(&staged, &boards)));
+    drop(staged);
     group.bench_function("best_move", |b| {
         b.iter(|| boards.iter().filter_map(|&board| net.best_move(black_box(board))).count())
     });

@@ -4,6 +4,11 @@
 //! header that names the format, its version and the network's shape, and
 //! end with (or carry) a checksum, so that a wrong, truncated or damaged
 //! file is an error, never a silently wrong network.
+//!
+//! Version 2 of both formats adds the stages after the shape: their count
+//! (u32), then each boundary's smallest exponent (a u32 per boundary: none
+//! for one stage, [`STAGE_EXPONENT`] for two; whole words, as the checksum
+//! reads words). Version 1 files (one stage, no such field) still load.
 
 use std::fmt;
 use std::fs::File;
@@ -11,11 +16,18 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use crate::network::{CELL_VALUES, N_TUPLES, N_WEIGHTS, Network, PATTERNS, TUPLE_LEN};
+use crate::network::{
+    CELL_VALUES, MAX_STAGES, N_TUPLES, N_WEIGHTS, Network, PATTERNS, STAGE_EXPONENT, StageError,
+    TUPLE_LEN,
+};
 use crate::train::{Coherence, Counters, Trainer};
 
 const CHECKPOINT_MAGIC: &[u8; 8] = b"N2048CKP";
-const CHECKPOINT_VERSION: u32 = 1;
+/// The version both formats are written in; [`READ_VERSIONS`] are read.
+pub(crate) const VERSION: u32 = 2;
+/// The versions this build reads: 1 (one stage, before stages existed) and
+/// 2 (with the stages in the header).
+const READ_VERSIONS: [u32; 2] = [1, 2];
 const FLAG_COHERENCE: u32 = 1;
 
 /// Why a weights or checkpoint file could not be used: the file and what
@@ -39,6 +51,9 @@ pub enum FileErrorKind {
     Version(u32),
     /// The file holds a network of another shape.
     Shape,
+    /// The file holds a network whose stages (their count or boundaries)
+    /// this build does not know.
+    Stages,
     /// The file ends early.
     Truncated,
     /// The contents do not match the checksum, or do not decode.
@@ -67,10 +82,18 @@ impl fmt::Display for FileError {
         match &self.kind {
             FileErrorKind::Io(source) => write!(f, "{source}"),
             FileErrorKind::NotOurs(expected) => write!(f, "not {expected} (wrong magic bytes)"),
-            FileErrorKind::Version(v) => write!(f, "format version {v}, this build reads only 1"),
+            FileErrorKind::Version(v) => {
+                write!(f, "format version {v}, this build reads versions 1 and 2")
+            }
             FileErrorKind::Shape => write!(
                 f,
                 "a network of another shape (this build's is {N_TUPLES} tuples of {TUPLE_LEN} cells)"
+            ),
+            FileErrorKind::Stages => write!(
+                f,
+                "a network of stages this build does not know (it reads 1 stage, \
+                 or up to {MAX_STAGES} split at the tile {})",
+                1u32 << STAGE_EXPONENT
             ),
             FileErrorKind::Truncated => f.write_str("the file is truncated"),
             FileErrorKind::Corrupt(why) => write!(f, "corrupt ({why})"),
@@ -126,6 +149,16 @@ pub(crate) fn shape_bytes() -> Vec<u8> {
     out
 }
 
+/// The stages part of a version-2 header: the count, then the smallest
+/// exponent of each stage after the first.
+pub(crate) fn stage_bytes(stages: usize) -> Vec<u8> {
+    let mut out = (stages as u32).to_le_bytes().to_vec();
+    for _ in 1..stages {
+        out.extend_from_slice(&u32::from(STAGE_EXPONENT).to_le_bytes());
+    }
+    out
+}
+
 /// A writer that hashes what it writes.
 struct Hashed<W> {
     inner: W,
@@ -134,6 +167,9 @@ struct Hashed<W> {
 
 impl<W: Write> Hashed<W> {
     fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
+        // Hashing piece by piece equals hashing the whole file (what the
+        // reader does) only in whole words.
+        debug_assert!(bytes.len().is_multiple_of(4), "the checksum reads whole words");
         self.sum.update(bytes);
         self.inner.write_all(bytes)
     }
@@ -185,8 +221,9 @@ pub fn save_checkpoint(trainer: &Trainer, path: &Path) -> Result<(), FileError> 
     write_atomically(path, |w| {
         let mut out = Hashed { inner: w, sum: Checksum::new() };
         out.put(CHECKPOINT_MAGIC)?;
-        out.put(&CHECKPOINT_VERSION.to_le_bytes())?;
+        out.put(&VERSION.to_le_bytes())?;
         out.put(&shape_bytes())?;
+        out.put(&stage_bytes(trainer.network().stages()))?;
         let tc = trainer.coherence();
         out.put(&(if tc.is_some() { FLAG_COHERENCE } else { 0 }).to_le_bytes())?;
         out.put(&counters.episodes.to_le_bytes())?;
@@ -219,6 +256,23 @@ impl Checkpoint {
     /// Whether it holds TC state.
     pub fn has_coherence(&self) -> bool {
         self.coherence.is_some()
+    }
+
+    /// This checkpoint with `stages` stages: the network's new stage
+    /// starts as a copy of its last one ([`Network::into_stages`]), and so
+    /// does its TC state. Copying the TC state keeps each stage-1 weight's
+    /// learning rate where its stage-0 twin had brought it: a fresh state
+    /// would give every one of them a full step again (rate 1) and throw
+    /// the promoted values, which are the best guess we have, around; a
+    /// weight whose errors now agree in sign regains its rate as they
+    /// accumulate.
+    ///
+    /// # Errors
+    /// [`StageError`] as [`Network::into_stages`].
+    pub fn into_stages(self, stages: usize) -> Result<Checkpoint, StageError> {
+        let network = self.network.into_stages(stages)?;
+        let coherence = self.coherence.map(|tc| tc.into_stages(stages)).transpose()?;
+        Ok(Checkpoint { network, counters: self.counters, coherence })
     }
 
     /// A trainer that continues from this checkpoint with `config`.
@@ -266,27 +320,37 @@ impl<'a> Reader<'a> {
         Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
     }
 
-    /// Checks the magic bytes, the version and the shape.
+    /// Checks the magic bytes, the version and the shape, and reads the
+    /// stages (1 in a version-1 file, which has no such field).
     pub(crate) fn header(
         &mut self,
         magic: &[u8; 8],
         expected: &'static str,
-        version: u32,
-    ) -> Result<(), FileError> {
+    ) -> Result<usize, FileError> {
         let path = self.path;
         if self.bytes.len() < 8 || &self.bytes[..8] != magic {
             return Err(FileError::new(path, FileErrorKind::NotOurs(expected)));
         }
         self.take(8)?;
         let found = self.u32()?;
-        if found != version {
+        if !READ_VERSIONS.contains(&found) {
             return Err(FileError::new(path, FileErrorKind::Version(found)));
         }
         let shape = shape_bytes();
         if self.take(shape.len())? != shape.as_slice() {
             return Err(FileError::new(path, FileErrorKind::Shape));
         }
-        Ok(())
+        if found == 1 {
+            return Ok(1);
+        }
+        let stages = self.u32()? as usize;
+        if !(1..=MAX_STAGES).contains(&stages) {
+            return Err(FileError::new(path, FileErrorKind::Stages));
+        }
+        if self.take(4 * (stages - 1))? != &stage_bytes(stages)[4..] {
+            return Err(FileError::new(path, FileErrorKind::Stages));
+        }
+        Ok(stages)
     }
 }
 
@@ -298,13 +362,14 @@ impl<'a> Reader<'a> {
 pub fn load_checkpoint(path: &Path) -> Result<Checkpoint, FileError> {
     let bytes = read_all(path)?;
     let mut r = Reader { bytes: &bytes, path };
-    r.header(CHECKPOINT_MAGIC, "a training checkpoint", CHECKPOINT_VERSION)?;
+    let stages = r.header(CHECKPOINT_MAGIC, "a training checkpoint")?;
+    let n = stages * N_WEIGHTS;
     let flags = r.u32()?;
     let episodes = r.u64()?;
     let moves = r.u64()?;
     let seconds = f64::from_bits(r.u64()?);
     let coherence = flags & FLAG_COHERENCE != 0;
-    let body = r.take(if coherence { 12 } else { 4 } * N_WEIGHTS)?;
+    let body = r.take(if coherence { 12 } else { 4 } * n)?;
     let stored = r.u64()?;
     if !r.bytes.is_empty() {
         return Err(FileError::new(path, FileErrorKind::Corrupt("bytes after the end")));
@@ -314,7 +379,7 @@ pub fn load_checkpoint(path: &Path) -> Result<Checkpoint, FileError> {
     if sum.value() != stored {
         return Err(FileError::new(path, FileErrorKind::Corrupt("checksum mismatch")));
     }
-    let (w, rest) = body.split_at(N_WEIGHTS * 4);
+    let (w, rest) = body.split_at(n * 4);
     let network = Network::from_raw(
         w.chunks_exact(4)
             .map(|c| AtomicU32::new(u32::from_le_bytes(c.try_into().expect("4 bytes"))))
@@ -351,4 +416,41 @@ pub fn load_resumable(path: &Path) -> Result<Checkpoint, FileError> {
         counters: Counters { episodes: weights.episodes, moves: 0, seconds: 0.0 },
         coherence: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::TrainConfig;
+
+    /// A version-1 checkpoint (no stages field) still loads, as one stage:
+    /// made here from a version-2 one by dropping the field, as the files
+    /// of the training run before stages are.
+    #[test]
+    fn a_version_1_checkpoint_still_loads() {
+        let mut config = TrainConfig::standard();
+        config.threads = 1;
+        config.coherence = false;
+        let net = Network::from_weights((0..N_WEIGHTS).map(|i| (i % 977) as f32 * 0.5))
+            .expect("right size");
+        let counters = Counters { episodes: 12, moves: 3456, seconds: 7.5 };
+        let trainer = Trainer::new(config, net, counters).expect("valid");
+        let path = std::env::temp_dir().join(format!("ntuple-v1-{}.ckpt", std::process::id()));
+        save_checkpoint(&trainer, &path).expect("written");
+        let v2 = std::fs::read(&path).expect("readable");
+        let at = 12 + shape_bytes().len();
+        assert_eq!(&v2[at..at + 4], &[1, 0, 0, 0], "one stage");
+        let mut v1 = [CHECKPOINT_MAGIC.as_slice(), &1u32.to_le_bytes(), &v2[12..at]].concat();
+        v1.extend_from_slice(&v2[at + 4..v2.len() - 8]);
+        let mut sum = Checksum::new();
+        sum.update(&v1);
+        v1.extend_from_slice(&sum.value().to_le_bytes());
+        std::fs::write(&path, &v1).expect("writable");
+        let cp = load_checkpoint(&path);
+        let _ = std::fs::remove_file(&path);
+        let cp = cp.expect("a version-1 checkpoint loads");
+        assert_eq!(cp.network.stages(), 1);
+        assert_eq!(cp.counters, counters);
+        assert!(trainer.network().weights().eq(cp.network.weights()));
+    }
 }

@@ -3,7 +3,8 @@
 //! in, and the TD trainer that learns it by self-play.
 //!
 //! - [`Network`]: four 6-cell tuples in all eight symmetries, 32 look-ups
-//!   summed per board;
+//!   summed per board, with a second set of weights for boards that hold a
+//!   16384 when the network has two stages ([`STAGE_EXPONENT`]);
 //! - [`Trainer`]: TD(0) with temporal-coherence learning rates, on threads
 //!   sharing one network;
 //! - [`save_checkpoint`] / [`load_checkpoint`]: the whole training state;
@@ -28,8 +29,8 @@ pub use file::{
     Checkpoint, FileError, FileErrorKind, load_checkpoint, load_resumable, save_checkpoint,
 };
 pub use network::{
-    CELL_VALUES, Greedy, N_FEATURES, N_TUPLES, N_WEIGHTS, Network, PATTERNS, TUPLE_ENTRIES,
-    TUPLE_LEN, features,
+    CELL_VALUES, Greedy, MAX_STAGES, N_FEATURES, N_TUPLES, N_WEIGHTS, Network, PATTERNS,
+    STAGE_EXPONENT, StageError, TUPLE_ENTRIES, TUPLE_LEN, features, stage,
 };
 pub use train::{
     CURVE_MILESTONES, Counters, CurveRow, Episode, Progress, RESTART_TILES, TrainConfig,

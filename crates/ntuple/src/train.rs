@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use game_core::{Board, GameRng};
 
-use crate::network::{N_FEATURES, N_WEIGHTS, Network};
+use crate::network::{N_FEATURES, Network, StageError, promote};
 
 /// The milestones a learning curve reports reach rates for, as exponents:
 /// 2048, 4096, 8192, 16384 and 32768.
@@ -135,8 +135,16 @@ pub(crate) struct Coherence {
 }
 
 impl Coherence {
-    pub(crate) fn zeroed() -> Coherence {
-        Coherence { errors: (0..N_WEIGHTS).map(|_| AtomicU64::new(0)).collect() }
+    /// Fresh state for `n` weights.
+    pub(crate) fn zeroed(n: usize) -> Coherence {
+        Coherence { errors: (0..n).map(|_| AtomicU64::new(0)).collect() }
+    }
+
+    /// The state for `stages` stages, each new stage's a copy of the last
+    /// one's, as [`Network::into_stages`] copies the weights.
+    pub(crate) fn into_stages(self, stages: usize) -> Result<Coherence, StageError> {
+        let errors = promote(self.errors, stages, |e| AtomicU64::new(e.load(Ordering::Relaxed)))?;
+        Ok(Coherence { errors })
     }
 }
 
@@ -299,8 +307,13 @@ impl Trainer {
         let tc = match (config.coherence, tc) {
             (false, _) => None,
             (true, Some(tc)) => Some(tc),
-            (true, None) => Some(Coherence::zeroed()),
+            (true, None) => Some(Coherence::zeroed(net.raw().len())),
         };
+        // The loaders and `Checkpoint::into_stages` keep the two in step.
+        assert!(
+            tc.as_ref().is_none_or(|tc| tc.errors.len() == net.raw().len()),
+            "one TC pair per weight"
+        );
         Ok(Trainer {
             config,
             net,
@@ -605,6 +618,66 @@ mod tests {
         assert_eq!(t.net.value(board), 0.0);
         t.learn(&f, 32.0);
         assert_eq!(t.net.value(board), 0.0);
+    }
+
+    #[test]
+    fn an_update_on_a_stage_1_board_changes_only_stage_1_weights() {
+        use crate::network::{N_WEIGHTS, stage};
+        let mut config = TrainConfig::standard();
+        config.coherence = false;
+        config.alpha = 0.5;
+        let t = Trainer::new(
+            config,
+            Network::filled_stages(2, 0.0).expect("2 stages"),
+            Counters::default(),
+        )
+        .expect("valid");
+        // The same cells but one: the stage-0 board shares most tuples'
+        // cells with the stage-1 board, so a missed stage offset would move
+        // its value too.
+        let late: Board =
+            "16384 8192 4096 2048/2 4 8 16/32 64 128 256/0 0 0 2".parse().expect("valid");
+        let early: Board =
+            "1024 8192 4096 2048/2 4 8 16/32 64 128 256/0 0 0 2".parse().expect("valid");
+        assert_eq!((stage(late), stage(early)), (1, 0));
+        let f = t.net.features(late);
+        assert!(f.iter().all(|&i| i as usize >= N_WEIGHTS));
+        t.learn(&f, 64.0);
+        assert_eq!(t.net.value(late), 32.0);
+        assert_eq!(t.net.value(early), 0.0);
+        assert!(t.net.weights().take(N_WEIGHTS).all(|w| w == 0.0), "stage 0 untouched");
+        assert!(t.net.weights().skip(N_WEIGHTS).any(|w| w != 0.0));
+    }
+
+    /// A seeded 2-stage run on one thread, with its episodes restarted from
+    /// a board holding a 16384 (so that stage 1 learns): the same network
+    /// bit for bit, twice.
+    #[test]
+    fn a_two_stage_run_is_reproducible_bit_for_bit() {
+        use crate::network::N_WEIGHTS;
+        use std::hash::{Hash, Hasher};
+        let run = || {
+            let mut config = TrainConfig::standard();
+            config.threads = 1;
+            config.restart_share = 1.0;
+            config.episodes = Some(40);
+            let t = Trainer::new(
+                config,
+                Network::filled_stages(2, 0.0).expect("2 stages"),
+                Counters::default(),
+            )
+            .expect("valid");
+            let start: Board = "16384 8 2 0/4 2 0 0/2 0 0 0/0 0 0 0".parse().expect("valid");
+            t.keep(1, start, &mut GameRng::new(0));
+            t.run(&AtomicBool::new(false));
+            let mut hash = std::collections::hash_map::DefaultHasher::new();
+            t.net.weights().for_each(|w| w.to_bits().hash(&mut hash));
+            let stage_1_moved = t.net.weights().skip(N_WEIGHTS).any(|w| w != 0.0);
+            (hash.finish(), t.counters().moves, stage_1_moved)
+        };
+        let first = run();
+        assert!(first.2, "stage 1 learned");
+        assert_eq!(first, run());
     }
 
     #[test]

@@ -2,13 +2,17 @@
 //! `1 / SCALE` points, written as zig-zag varints (an unvisited weight, 0,
 //! is one byte) and compressed with zstd. Long runs of unvisited entries
 //! cost next to nothing, so the file holds in effect only what training
-//! visited.
+//! visited. A stage after the first is stored as its difference from the
+//! stage before it (both quantised): a freshly promoted stage is all zeros,
+//! which compress to nearly nothing, and a trained one differs only where
+//! training moved it.
 //!
 //! Layout (little-endian): magic `N2048NET`, version (u32), the shape (tuple
 //! count, tuple length and cell values as u32, then each tuple's cells as
-//! bytes), the scale (f32), the training episodes behind the weights (u64),
-//! the length of the uncompressed varint stream (u64), its checksum (u64),
-//! the compressed length (u64), then the compressed stream.
+//! bytes), from version 2 the stages (see `file.rs`), the scale (f32), the
+//! training episodes behind the weights (u64), the length of the
+//! uncompressed varint stream (u64), its checksum (u64), the compressed
+//! length (u64), then the compressed stream.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -16,12 +20,12 @@ use std::sync::atomic::AtomicU32;
 use std::sync::{Arc, Mutex};
 
 use crate::file::{
-    Checksum, FileError, FileErrorKind, Reader, read_all, shape_bytes, write_atomically,
+    Checksum, FileError, FileErrorKind, Reader, VERSION, read_all, shape_bytes, stage_bytes,
+    write_atomically,
 };
 use crate::network::{N_WEIGHTS, Network};
 
 const MAGIC: &[u8; 8] = b"N2048NET";
-const VERSION: u32 = 1;
 
 /// Weights are stored as whole multiples of `1 / SCALE`: a weight is off
 /// by at most `1 / (2 * SCALE)` after a round trip, a board's value (32
@@ -50,12 +54,20 @@ fn unzigzag(v: u32) -> i32 {
     (v >> 1) as i32 ^ -((v & 1) as i32)
 }
 
-/// The varint stream of the quantised weights.
+/// A weight as a whole number of `1 / SCALE` points.
+fn quantise(w: f32) -> i32 {
+    (w * SCALE).round().clamp(i32::MIN as f32, i32::MAX as f32) as i32
+}
+
+/// The varint stream of the quantised weights: stage 0's, then each later
+/// stage's difference from the stage before it (wrapping, so that every
+/// pair of weights round-trips exactly).
 fn encode(net: &Network) -> Vec<u8> {
     let mut out = Vec::with_capacity(N_WEIGHTS * 2);
-    for w in net.weights() {
-        let q = (w * SCALE).round().clamp(i32::MIN as f32, i32::MAX as f32) as i32;
-        let mut z = zigzag(q);
+    for (i, w) in net.weights().enumerate() {
+        let q = quantise(w);
+        let v = if i < N_WEIGHTS { q } else { q.wrapping_sub(quantise(net.weight(i - N_WEIGHTS))) };
+        let mut z = zigzag(v);
         while z >= 0x80 {
             out.push(z as u8 | 0x80);
             z >>= 7;
@@ -65,11 +77,16 @@ fn encode(net: &Network) -> Vec<u8> {
     out
 }
 
-/// The weights of a varint stream, straight into the network's own array
-/// (no intermediate copy: this is most of the load time); `None` unless the
-/// stream is exactly `N_WEIGHTS` well-formed varints.
-fn decode(bytes: &[u8]) -> Option<Box<[AtomicU32]>> {
-    let mut weights = Vec::with_capacity(N_WEIGHTS);
+/// The weights of a varint stream of `stages` stages, straight into the
+/// network's own array (no intermediate copy: this is most of the load
+/// time); `None` unless the stream is exactly `stages * N_WEIGHTS`
+/// well-formed varints.
+fn decode(bytes: &[u8], stages: usize) -> Option<Box<[AtomicU32]>> {
+    let n = stages * N_WEIGHTS;
+    let mut weights = Vec::with_capacity(n);
+    // The previous stage's quantised weights, for the differences of the
+    // next (only with more than one stage).
+    let mut previous: Vec<i32> = Vec::new();
     let mut it = bytes.iter();
     while let Some(&first) = it.next() {
         let (mut z, mut shift) = (u32::from(first & 0x7F), 7);
@@ -82,16 +99,26 @@ fn decode(bytes: &[u8]) -> Option<Box<[AtomicU32]>> {
             z |= u32::from(byte & 0x7F) << shift;
             shift += 7;
         }
-        if weights.len() == N_WEIGHTS {
+        let i = weights.len();
+        if i == n {
             return None;
         }
-        weights.push(AtomicU32::new((unzigzag(z) as f32 / SCALE).to_bits()));
+        let mut q = unzigzag(z);
+        if stages > 1 {
+            if i < N_WEIGHTS {
+                previous.push(q);
+            } else {
+                q = previous[i % N_WEIGHTS].wrapping_add(q);
+                previous[i % N_WEIGHTS] = q;
+            }
+        }
+        weights.push(AtomicU32::new((q as f32 / SCALE).to_bits()));
     }
-    (weights.len() == N_WEIGHTS).then(|| weights.into_boxed_slice())
+    (weights.len() == n).then(|| weights.into_boxed_slice())
 }
 
-/// Writes `net` as a compact weights file, noting the `episodes` it was
-/// trained for.
+/// Writes `net` as a compact weights file (in the latest version), noting
+/// the `episodes` it was trained for.
 ///
 /// # Errors
 /// [`FileError`] when the file cannot be written.
@@ -105,6 +132,7 @@ pub fn save_weights(net: &Network, episodes: u64, path: &Path) -> Result<(), Fil
         out.write_all(MAGIC)?;
         out.write_all(&VERSION.to_le_bytes())?;
         out.write_all(&shape_bytes())?;
+        out.write_all(&stage_bytes(net.stages()))?;
         out.write_all(&SCALE.to_le_bytes())?;
         out.write_all(&episodes.to_le_bytes())?;
         out.write_all(&(raw.len() as u64).to_le_bytes())?;
@@ -114,7 +142,8 @@ pub fn save_weights(net: &Network, episodes: u64, path: &Path) -> Result<(), Fil
     })
 }
 
-/// Reads a weights file written by [`save_weights`].
+/// Reads a weights file written by [`save_weights`], of this version or
+/// version 1 (one stage).
 ///
 /// # Errors
 /// [`FileError`] when the file cannot be read, is not a weights file of
@@ -123,7 +152,7 @@ pub fn save_weights(net: &Network, episodes: u64, path: &Path) -> Result<(), Fil
 pub fn load_weights(path: &Path) -> Result<Weights, FileError> {
     let bytes = read_all(path)?;
     let mut r = Reader { bytes: &bytes, path };
-    r.header(MAGIC, "a weights file", VERSION)?;
+    let stages = r.header(MAGIC, "a weights file")?;
     let corrupt = |why| FileError::new(path, FileErrorKind::Corrupt(why));
     let scale = f32::from_bits(r.u32()?);
     if scale != SCALE {
@@ -135,7 +164,7 @@ pub fn load_weights(path: &Path) -> Result<Weights, FileError> {
     let packed_len = r.u64()?;
     // A varint takes at most 5 bytes: a larger claim is damage, and must
     // not make us reserve gigabytes.
-    if raw_len > 5 * N_WEIGHTS as u64 {
+    if raw_len > 5 * (stages * N_WEIGHTS) as u64 {
         return Err(corrupt("an impossible length"));
     }
     let packed =
@@ -150,7 +179,7 @@ pub fn load_weights(path: &Path) -> Result<Weights, FileError> {
     if raw.len() as u64 != raw_len || sum.value() != stored_sum {
         return Err(corrupt("checksum mismatch"));
     }
-    let weights = decode(&raw).ok_or_else(|| corrupt("the weights do not decode"))?;
+    let weights = decode(&raw, stages).ok_or_else(|| corrupt("the weights do not decode"))?;
     let network = Network::from_raw(weights);
     Ok(Weights { network, episodes })
 }

@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 
 use game_core::{Board, Game, Rules};
 use ntuple::{
-    Counters, FileErrorKind, N_WEIGHTS, Network, SCALE, TrainConfig, Trainer, load_checkpoint,
-    load_weights, save_checkpoint, save_weights,
+    Counters, FileErrorKind, N_WEIGHTS, Network, SCALE, StageError, TrainConfig, Trainer,
+    load_checkpoint, load_weights, save_checkpoint, save_weights,
 };
 
 /// A scratch file that is removed when dropped.
@@ -28,8 +28,13 @@ impl Drop for Scratch {
 /// A network where one weight in 64 is set, to values of every size and
 /// sign, the rest unvisited: what a trained network looks like to the file.
 fn sparse_network() -> Network {
+    sparse_network_of(1)
+}
+
+/// The same with `stages` stages, each with its own weights.
+fn sparse_network_of(stages: usize) -> Network {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    Network::from_weights((0..N_WEIGHTS).map(|_| {
+    Network::from_weights((0..stages * N_WEIGHTS).map(|_| {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
@@ -199,4 +204,135 @@ fn tiles_past_32768_are_clamped() {
         assert!(features.iter().all(|&i| (i as usize) < N_WEIGHTS));
         assert_eq!(net.value(big).to_bits(), net.value(clamped).to_bits());
     }
+}
+
+/// Random boards: every cell any exponent up to 15, so that most (1 -
+/// (14/16)^16, 88%) hold a 16384 or 32768 (stage 1), and the rest not.
+fn random_boards(n: usize) -> Vec<Board> {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            Board::from_raw(x)
+        })
+        .collect()
+}
+
+/// The stage boundary: a board is stage 1 from its first 16384 on,
+/// whatever else it holds, and tiles past 32768 are stage 1 too.
+#[test]
+fn a_board_is_stage_1_from_its_first_16384() {
+    let stage = |b: &str| ntuple::stage(b.parse().expect("a board"));
+    assert_eq!(ntuple::STAGE_EXPONENT, 14);
+    assert_eq!(stage("0 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0"), 0);
+    assert_eq!(stage("8192 8192 4096 2048/1024 512 256 128/64 32 16 8/4 2 2 4"), 0);
+    assert_eq!(stage("16384 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2"), 1);
+    assert_eq!(stage("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 16384"), 1);
+    assert_eq!(stage("2 4 2 4/4 2 32768 2/2 4 2 4/4 2 4 2"), 1);
+    let past: Board = "65536 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().expect("a board");
+    assert!(!past.is_packed());
+    assert_eq!(ntuple::stage(past), 1);
+    assert_eq!(stage("131072 65536 4 2/0 0 0 0/0 0 0 0/0 0 0 0"), 1);
+}
+
+/// Promotion copies every weight: right after it a 2-stage network values
+/// every board bit for bit as its 1-stage source did, in both stages, and
+/// stage-1 boards read the new stage's weights.
+#[test]
+fn a_promoted_network_values_every_board_as_before() {
+    let one = sparse_network();
+    let two = sparse_network().into_stages(2).expect("1 -> 2");
+    assert_eq!((one.stages(), two.stages()), (1, 2));
+    let boards = random_boards(20_000);
+    let mut stage_1 = 0;
+    for &board in &boards {
+        assert_eq!(one.value(board).to_bits(), two.value(board).to_bits(), "{board}");
+        let (f1, f2) = (one.features(board), two.features(board));
+        let offset = if ntuple::stage(board) == 1 { N_WEIGHTS as u32 } else { 0 };
+        assert!(f1.iter().zip(&f2).all(|(&a, &b)| b == a + offset), "{board}");
+        stage_1 += ntuple::stage(board);
+    }
+    assert!((16_000..19_000).contains(&stage_1), "{stage_1} stage-1 boards of 20,000");
+    // The same count gives the network back; fewer is an error.
+    let two = two.into_stages(2).expect("2 -> 2");
+    assert_eq!(two.into_stages(1).unwrap_err(), StageError::Fewer { from: 2, to: 1 });
+    assert!(matches!(Network::filled_stages(3, 0.0), Err(StageError::Unsupported(3))));
+}
+
+/// A 2-stage network whose stages differ survives the compact file within
+/// half a quantisation step, stage 1 stored against stage 0.
+#[test]
+fn a_two_stage_network_round_trips_through_the_weights_file() {
+    let net = sparse_network_of(2);
+    let file = Scratch::new("two-stages.n2048");
+    save_weights(&net, 77, &file.0).expect("written");
+    let back = load_weights(&file.0).expect("read");
+    assert_eq!((back.network.stages(), back.episodes), (2, 77));
+    for (a, b) in net.weights().zip(back.network.weights()) {
+        assert!((a - b).abs() <= 0.5 / SCALE + a.abs() * f32::EPSILON, "{a} -> {b}");
+    }
+    // The file says 2 stages split at 16384, right after the shape (48
+    // bytes in): a count or a boundary this build does not know is refused.
+    let good = std::fs::read(&file.0).expect("readable");
+    assert_eq!(&good[48..56], &[2, 0, 0, 0, 14, 0, 0, 0]);
+    for (at, value) in [(48, 3), (48, 0), (52, 13)] {
+        let mut bad = good.clone();
+        bad[at] = value;
+        std::fs::write(&file.0, &bad).expect("writable");
+        let err = load_weights(&file.0).unwrap_err();
+        assert!(matches!(err.kind(), FileErrorKind::Stages), "{at}: {err}");
+        assert!(err.to_string().contains("stages"), "{err}");
+    }
+}
+
+/// A promoted but untrained network's stage 1 is all zero differences:
+/// it costs next to nothing in the file.
+#[test]
+fn a_promoted_stage_costs_next_to_nothing_in_the_file() {
+    let file = Scratch::new("promoted.n2048");
+    save_weights(&sparse_network(), 1, &file.0).expect("written");
+    let one = std::fs::metadata(&file.0).expect("written").len();
+    save_weights(&sparse_network().into_stages(2).expect("1 -> 2"), 1, &file.0).expect("written");
+    let two = std::fs::metadata(&file.0).expect("written").len();
+    assert!(two < one + one / 100, "1 stage: {one} bytes, promoted to 2: {two} bytes");
+    assert_eq!(load_weights(&file.0).expect("read").network.stages(), 2);
+}
+
+/// The shipped file is format version 1 (before stages): it still loads,
+/// as one stage.
+#[test]
+fn the_shipped_version_1_file_still_loads() {
+    let path = std::path::Path::new(ntuple::SHIPPED_WEIGHTS);
+    let head = std::fs::read(path).expect("the shipped file is in the repository");
+    assert_eq!(&head[..12], b"N2048NET\x01\x00\x00\x00", "the shipped file is version 1");
+    let weights = load_weights(path).expect("a version-1 file loads");
+    assert_eq!(weights.network.stages(), 1);
+    assert!(weights.episodes > 500_000, "{}", weights.episodes);
+    // A trained network: an opening afterstate is worth thousands.
+    let board: Board = "2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2".parse().expect("a board");
+    assert!(weights.network.value(board) > 1000.0, "{}", weights.network.value(board));
+}
+
+/// A 2-stage checkpoint holds both stages exactly, and says so.
+#[test]
+fn a_two_stage_checkpoint_round_trips_exactly() {
+    let mut config = TrainConfig::standard();
+    config.threads = 1;
+    // Without TC state: 512 MiB of weights are enough to check the format.
+    config.coherence = false;
+    let trainer = Trainer::new(config, sparse_network_of(2), Counters::default()).expect("valid");
+    let file = Scratch::new("two-stages.ckpt");
+    save_checkpoint(&trainer, &file.0).expect("written");
+    let cp = load_checkpoint(&file.0).expect("read");
+    assert_eq!(cp.network.stages(), 2);
+    assert!(!cp.has_coherence());
+    assert!(
+        trainer.network().weights().map(f32::to_bits).eq(cp.network.weights().map(f32::to_bits))
+    );
+    // A checkpoint cut inside stage 1 is truncated, not a 1-stage network.
+    let bytes = std::fs::read(&file.0).expect("readable");
+    std::fs::write(&file.0, &bytes[..bytes.len() - 4 * N_WEIGHTS / 2]).expect("writable");
+    assert!(matches!(load_checkpoint(&file.0).unwrap_err().kind(), FileErrorKind::Truncated));
 }
