@@ -242,3 +242,17 @@ fn options_that_do_not_apply_are_refused() {
     let out = crate::util::stdout_of(&args);
     assert!(out.lines().last().is_some_and(|l| l.starts_with("Final Score: ")), "{out}");
 }
+
+/// A missing weights file is one line that names the file and says why
+/// once (the I/O error's text was printed twice, as the message's end and
+/// again as its source).
+#[test]
+fn a_missing_network_says_why_once() {
+    let err = error_of(
+        &["analyze", "--preset", "ntuple", "--weights", "/no/such/file.n2048", "2 0/0 2"],
+        None,
+        1,
+        "cannot load the learned network: /no/such/file.n2048: ",
+    );
+    assert_eq!(err.matches("os error 2").count(), 1, "{err}");
+}

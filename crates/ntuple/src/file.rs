@@ -101,14 +101,11 @@ impl fmt::Display for FileError {
     }
 }
 
-impl std::error::Error for FileError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            FileErrorKind::Io(source) => Some(source),
-            _ => None,
-        }
-    }
-}
+/// No `source`: the message already ends with the I/O error's own, and a
+/// chain printed by `anyhow` or a Python traceback would say it twice
+/// ("No such file or directory (os error 2): No such file or directory (os
+/// error 2)"). [`FileError::kind`] gives the error itself.
+impl std::error::Error for FileError {}
 
 /// FNV-1a over 32-bit words (and the trailing bytes), quick enough for
 /// the 800 MB of a checkpoint and enough to catch damage (not an attacker).
