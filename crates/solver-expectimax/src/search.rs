@@ -391,12 +391,16 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
         let depth = depth - 1;
         let mut best = self.shared.floor();
         if depth == 0 || self.shared.classes.is_cut(class) {
+            // Counted in a register and added once: the counter lives in
+            // memory, behind `self`.
+            let mut evals = 0;
             for i in 0..4 {
                 if legal(i) {
-                    self.stats.evals += 1;
+                    evals += 1;
                     best = best.max(gains[i] + self.shared.eval.evaluate(&children[i]));
                 }
             }
+            self.stats.evals += evals;
             return Ok(Shared::<E>::lost_if_none(best));
         }
         let hits: [Option<f32>; 4] = std::array::from_fn(|i| {
