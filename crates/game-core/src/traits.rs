@@ -78,6 +78,16 @@ pub trait GameBoard: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync 
         Direction::ALL.map(|d| self.slide_unscored(d))
     }
 
+    /// Whether `after`, this board moved in some direction (as
+    /// [`GameBoard::slide_unscored`] or [`GameBoard::slide_each_unscored`]
+    /// give it), differs from this board: `after != *self`, which a search
+    /// asks of every child. The packed board answers from its first word
+    /// alone, which is exact for a move only: for any other `after` the
+    /// answer is unspecified (and a debug build panics).
+    fn is_moved_to(&self, after: &Self) -> bool {
+        after != self
+    }
+
     /// The number of empty cells.
     fn count_empty(&self) -> usize;
 

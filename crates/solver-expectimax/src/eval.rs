@@ -259,6 +259,17 @@ impl<B: GameBoard> Evaluator<B> for WeightedEvaluator {
         if let Some(packed) = board.packed() {
             return self.packed(Board::from_raw(packed));
         }
+        self.lines(board)
+    }
+}
+
+impl WeightedEvaluator {
+    /// The value of a board without a packed form, line by line: out of
+    /// line and cold, so that the search's leaf loop, where
+    /// [`Evaluator::evaluate`] is inlined, keeps only the table path.
+    #[cold]
+    #[inline(never)]
+    fn lines<B: GameBoard>(&self, board: &B) -> f32 {
         let mut total = 0.0;
         for_each_line(board, |line| total += self.weights.line_with(&self.powers, line));
         total
