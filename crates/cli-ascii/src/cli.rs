@@ -136,21 +136,20 @@ pub(crate) struct SearchSettings {
     #[arg(
         long,
         value_name = "N",
-        allow_negative_numbers = true,
         value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH))
     )]
     pub(crate) depth: Option<u32>,
     /// Deepen one layer at a time within this budget per move.
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = parse_time_ms)]
+    #[arg(long, value_name = "MS", value_parser = parse_time_ms)]
     pub(crate) time_ms: Option<u64>,
     /// Search threads, 1 to 256 (default: the preset's). More than the
     /// machine's cores only slows the search.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_threads)]
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub(crate) threads: Option<u64>,
     /// Score a chance branch less likely than P with the evaluator instead
     /// of searching it, 0 to 1 (overrides the preset's; not for the
     /// tutorial preset).
-    #[arg(long, value_name = "P", value_parser = parse_probability, allow_negative_numbers = true)]
+    #[arg(long, value_name = "P", value_parser = parse_probability)]
     pub(crate) prob_cutoff: Option<f32>,
     /// Search N layers deeper (or shallower) than the adaptive depth,
     /// -12 to 12 (overrides the preset's bonus; for the fast, default and
@@ -158,7 +157,6 @@ pub(crate) struct SearchSettings {
     #[arg(
         long,
         value_name = "N",
-        allow_negative_numbers = true,
         value_parser = clap::value_parser!(i32).range(-12..=12)
     )]
     pub(crate) depth_bonus: Option<i32>,
@@ -172,10 +170,10 @@ pub(crate) struct SearchSettings {
 #[derive(Debug, Clone, Args)]
 pub(crate) struct RulesArgs {
     /// Rows and columns, 2 to 8.
-    #[arg(long, value_name = "N", default_value_t = 4, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", default_value_t = 4)]
     pub(crate) size: usize,
     /// The probability that a new tile is a 4.
-    #[arg(long, value_name = "P", default_value_t = 0.1, allow_negative_numbers = true)]
+    #[arg(long, value_name = "P", default_value_t = 0.1)]
     pub(crate) four_probability: f64,
     /// The Java tutorial's loop: every move spawns a tile, even one that
     /// changes nothing, and the game ends as soon as the board is full.
@@ -192,7 +190,7 @@ pub(crate) struct GameArgs {
     #[command(flatten)]
     pub(crate) rules: RulesArgs,
     /// The game's seed (default: from the clock; the seed is always shown).
-    #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
+    #[arg(long, value_parser = parse_seed)]
     pub(crate) seed: Option<u64>,
     /// No colours (also when the NO_COLOR environment variable is set).
     #[arg(long)]
@@ -204,14 +202,14 @@ pub(crate) struct WatchArgs {
     #[command(flatten)]
     pub(crate) game: GameArgs,
     /// Stop after this many moves.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N")]
     pub(crate) max_moves: Option<u64>,
     /// Print the Java tutorial's text transcript even on a terminal.
     #[arg(long)]
     pub(crate) transcript: bool,
     /// Pause between moves on a terminal, up to 60000 ms (default 30 ms;
     /// none in a transcript unless given).
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = parse_delay_ms)]
+    #[arg(long, value_name = "MS", value_parser = parse_delay_ms)]
     pub(crate) delay_ms: Option<u64>,
 }
 
@@ -235,7 +233,7 @@ pub(crate) struct AnalyzeArgs {
     #[command(flatten)]
     pub(crate) settings: SearchSettings,
     /// The probability that a new tile is a 4, which weighs the chance nodes.
-    #[arg(long, value_name = "P", default_value_t = 0.1, allow_negative_numbers = true)]
+    #[arg(long, value_name = "P", default_value_t = 0.1)]
     pub(crate) four_probability: f64,
 }
 
@@ -250,7 +248,6 @@ pub(crate) struct TournamentArgs {
         long,
         value_name = "N",
         default_value_t = 10,
-        allow_negative_numbers = true,
         value_parser = parse_games
     )]
     pub(crate) games: u64,
@@ -260,7 +257,6 @@ pub(crate) struct TournamentArgs {
         value_name = "S",
         alias = "seed",
         default_value_t = 1,
-        allow_negative_numbers = true,
         value_parser = parse_seed
     )]
     pub(crate) seed_start: u64,
@@ -270,11 +266,10 @@ pub(crate) struct TournamentArgs {
         long,
         value_name = "N",
         value_parser = clap::value_parser!(u64).range(1..=1024),
-        allow_negative_numbers = true,
     )]
     pub(crate) parallel: Option<u64>,
     /// Stop each game after this many moves.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N")]
     pub(crate) max_moves: Option<u64>,
     /// Write the per-game records as CSV, a line as each game ends:
     /// seed,score,max_tile,moves,millis,median_decision_micros,p99_decision_micros.
@@ -301,7 +296,6 @@ pub(crate) struct TuneArgs {
         value_name = "N",
         default_value_t = 200,
         value_parser = parse_tuning_games,
-        allow_negative_numbers = true,
     )]
     pub(crate) games: u64,
     /// Candidate games are played from seeds S to S + N - 1, away from the
@@ -310,7 +304,6 @@ pub(crate) struct TuneArgs {
         long,
         value_name = "S",
         default_value_t = 1_000_001,
-        allow_negative_numbers = true,
         value_parser = parse_seed
     )]
     pub(crate) seed_start: u64,
@@ -320,7 +313,6 @@ pub(crate) struct TuneArgs {
         value_name = "R",
         default_value_t = 1,
         value_parser = clap::value_parser!(u32).range(1..=100),
-        allow_negative_numbers = true,
     )]
     pub(crate) rounds: u32,
     /// Each weight is tried at ×(1+F) and ×(1-F), the two powers at ±2F;
@@ -330,7 +322,6 @@ pub(crate) struct TuneArgs {
         value_name = "F",
         default_value_t = 0.25,
         value_parser = parse_step,
-        allow_negative_numbers = true,
     )]
     pub(crate) step: f32,
     /// Games played at once (default: the cores left over by the search's
@@ -339,7 +330,6 @@ pub(crate) struct TuneArgs {
         long,
         value_name = "N",
         value_parser = clap::value_parser!(u64).range(1..=1024),
-        allow_negative_numbers = true,
     )]
     pub(crate) parallel: Option<u64>,
 }
@@ -361,7 +351,6 @@ pub(crate) struct AgreementArgs {
         long,
         value_name = "N",
         default_value_t = 2,
-        allow_negative_numbers = true,
         value_parser = clap::value_parser!(i32).range(-12..=12)
     )]
     pub(crate) reference_bonus: i32,
@@ -371,7 +360,6 @@ pub(crate) struct AgreementArgs {
         value_name = "N",
         default_value_t = 3,
         value_parser = parse_games,
-        allow_negative_numbers = true,
     )]
     pub(crate) games: u64,
     /// Game i is played from seed S + i.
@@ -379,7 +367,6 @@ pub(crate) struct AgreementArgs {
         long,
         value_name = "S",
         default_value_t = 1,
-        allow_negative_numbers = true,
         value_parser = parse_seed
     )]
     pub(crate) seed_start: u64,
@@ -389,7 +376,6 @@ pub(crate) struct AgreementArgs {
         value_name = "N",
         default_value_t = 40,
         value_parser = parse_games,
-        allow_negative_numbers = true,
     )]
     pub(crate) every: u64,
 }
@@ -407,7 +393,7 @@ pub(crate) struct TrainArgs {
     pub(crate) resume: Option<PathBuf>,
     /// Episode i is played from a stream seeded by this and i: one thread
     /// gives the same network bit for bit.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_seed)]
+    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
     pub(crate) seed: u64,
     /// Threads training the one network.
     #[arg(
@@ -415,11 +401,10 @@ pub(crate) struct TrainArgs {
         value_name = "N",
         default_value_t = 2,
         value_parser = clap::value_parser!(u64).range(1..=256),
-        allow_negative_numbers = true,
     )]
     pub(crate) threads: u64,
     /// The learning rate per board (with TC rates, their meta rate).
-    #[arg(long, value_name = "A", default_value_t = 0.25, allow_negative_numbers = true)]
+    #[arg(long, value_name = "A", default_value_t = 0.25)]
     pub(crate) alpha: f32,
     /// Plain TD(0) with a fixed rate instead of temporal-coherence rates.
     #[arg(long)]
@@ -427,14 +412,13 @@ pub(crate) struct TrainArgs {
     /// The share of episodes started from a late-game board kept from
     /// earlier episodes (the first board of a game with 8192, 16384 or
     /// 32768) rather than from the empty board; 0 turns restarts off.
-    #[arg(long, value_name = "SHARE", default_value_t = 0.5, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SHARE", default_value_t = 0.5)]
     pub(crate) restart_share: f64,
     /// Every weight's starting value (ignored with --resume).
     #[arg(
         long,
         value_name = "W",
         default_value_t = 0.0,
-        allow_negative_numbers = true,
         value_parser = parse_finite
     )]
     pub(crate) initial: f32,
@@ -447,22 +431,21 @@ pub(crate) struct TrainArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=2))]
     pub(crate) stages: Option<u64>,
     /// Stop after this many episodes in all (counting resumed ones).
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N")]
     pub(crate) episodes: Option<u64>,
     /// Stop after this many minutes.
-    #[arg(long, value_name = "M", allow_negative_numbers = true, value_parser = parse_minutes)]
+    #[arg(long, value_name = "M", value_parser = parse_minutes)]
     pub(crate) minutes: Option<f64>,
     /// Minutes between checkpoints.
     #[arg(
         long,
         value_name = "M",
         default_value_t = 5.0,
-        allow_negative_numbers = true,
         value_parser = parse_minutes
     )]
     pub(crate) checkpoint_minutes: f64,
     /// Episodes per learning-curve row.
-    #[arg(long, value_name = "N", default_value_t = 10_000, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub(crate) curve_every: u64,
 }
 
@@ -479,13 +462,28 @@ pub(crate) struct ExportArgs {
 /// Parses the command line, then refuses options that the command would
 /// silently ignore (a usage error, like clap's own, so exit code 2).
 pub(crate) fn parse() -> Result<Cli, clap::Error> {
-    let matches = Cli::command().try_get_matches()?;
+    let matches = command().try_get_matches()?;
     let cli = Cli::from_arg_matches(&matches)?;
     let leaf = matches.subcommand().map_or(&matches, |(_, sub)| sub);
     match unused_option(&cli, given(leaf, "preset")) {
-        Some(message) => Err(Cli::command().error(ErrorKind::ArgumentConflict, message)),
+        Some(message) => Err(command().error(ErrorKind::ArgumentConflict, message)),
         None => Ok(cli),
     }
+}
+
+/// The command line, with every option that takes a value reading a
+/// negative number as that value (`--size -1` is an invalid size, which the
+/// option's own parser names with its range) rather than as an unknown flag
+/// `-1`: set here for every option of every subcommand at once, so that no
+/// option can be added without it.
+fn command() -> clap::Command {
+    fn negative_numbers_are_values(cmd: clap::Command) -> clap::Command {
+        cmd.mut_args(|arg| {
+            if arg.get_action().takes_values() { arg.allow_negative_numbers(true) } else { arg }
+        })
+        .mut_subcommands(negative_numbers_are_values)
+    }
+    negative_numbers_are_values(Cli::command())
 }
 
 /// Whether the option `id` was written on the command line (not a default).
@@ -562,8 +560,8 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
 }
 
 // Number options: clap's own ranges say `0 is not in 1..18446744073709551615`,
-// and without `allow_negative_numbers` a `-1` reads as an unknown flag, so the
-// options parse through these, which name the range in the option's terms.
+// so the options parse through these, which name the range in the option's
+// terms (a `-1` reaches them: see `command`).
 // See: issue 18, item 8.
 
 /// The longest pause between moves: more looks like a hang.
