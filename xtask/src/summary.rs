@@ -3,8 +3,10 @@
 
 use records::Record;
 
-/// The tiles whose reach rate the results report.
-pub(crate) const REACH_TILES: [u64; 8] = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768];
+/// The tiles whose reach rate the results report: up to 131072, the largest
+/// tile a 4x4 board can hold (docs/rules.md).
+pub(crate) const REACH_TILES: [u64; 10] =
+    [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072];
 
 /// What a tournament amounted to.
 #[derive(Debug, Clone, PartialEq)]
