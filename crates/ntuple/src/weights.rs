@@ -1,17 +1,18 @@
-//! The shipped weights file: every weight quantised to a whole number of
-//! `1 / SCALE` points, written as zig-zag varints (an unvisited weight, 0,
-//! is one byte) and compressed with zstd. Long runs of unvisited entries
-//! cost next to nothing, so the file holds in effect only what training
-//! visited. A stage after the first is stored as its difference from the
-//! stage before it (both quantised): a freshly promoted stage is all zeros,
-//! which compress to nearly nothing, and a trained one differs only where
-//! training moved it.
+//! The shipped weights file: every weight quantised to a whole multiple of
+//! `1 / SCALE` points (two points), written as zig-zag varints (an
+//! unvisited weight, 0, is one byte) and compressed with zstd. Long runs of
+//! unvisited entries cost next to nothing, so the file holds in effect only
+//! what training visited. A stage after the first is stored as its
+//! difference from the stage before it (both quantised): a freshly promoted
+//! stage is all zeros, which compress to nearly nothing, and a trained one
+//! differs only where training moved it.
 //!
 //! Layout (little-endian): magic `N2048NET`, version (u32), the shape (tuple
 //! count, tuple length and cell values as u32, then each tuple's cells as
-//! bytes), from version 2 the stages (see `file.rs`), the scale (f32), the
-//! training episodes behind the weights (u64), the length of the
-//! uncompressed varint stream (u64), its checksum (u64), the compressed
+//! bytes), from version 2 the stages (see `file.rs`), the scale (f32: 8 in
+//! the first shipped files, [`SCALE`] now; any power of two from 1/16 to
+//! 256 reads), the training episodes behind the weights (u64), the length of
+//! the uncompressed varint stream (u64), its checksum (u64), the compressed
 //! length (u64), then the compressed stream.
 
 use std::io::Write;
@@ -27,10 +28,21 @@ use crate::network::{N_WEIGHTS, Network};
 
 const MAGIC: &[u8; 8] = b"N2048NET";
 
-/// Weights are stored as whole multiples of `1 / SCALE`: a weight is off
-/// by at most `1 / (2 * SCALE)` after a round trip, a board's value (32
-/// weights) by at most 2 points, against values in the thousands.
-pub const SCALE: f32 = 8.0;
+/// Weights are written as whole multiples of `1 / SCALE`, here of two
+/// points: a weight is off by at most `1 / (2 * SCALE)` (one point) after a
+/// round trip, a board's value (32 weights) by at most 32 points, against
+/// values of 100,000 and more. Each halving of the scale saves about 7 MB
+/// of a trained two-stage network (84.8, 70.7, 63.3 and 56.1 MB at scales
+/// 8, 2, 1 and 1/2, zstd -9), and the file must stay under about 64 MB;
+/// docs/ntuple.md has the games that show this precision costs no strength.
+pub const SCALE: f32 = 0.5;
+
+/// Whether a file's scale is one this build reads: a power of two from
+/// 1/16 to 256, so that dividing by it is exact. The first shipped files
+/// were written at 8.
+fn readable_scale(scale: f32) -> bool {
+    scale.to_bits() & 0x007F_FFFF == 0 && (0.0625..=256.0).contains(&scale)
+}
 
 /// How hard zstd works. On the weights of an 87,000-episode network (71 MB
 /// of varints) levels 3, 9, 15 and 19 gave 15.0, 14.4, 14.4 and 13.9 MB in
@@ -77,11 +89,11 @@ fn encode(net: &Network) -> Vec<u8> {
     out
 }
 
-/// The weights of a varint stream of `stages` stages, straight into the
-/// network's own array (no intermediate copy: this is most of the load
-/// time); `None` unless the stream is exactly `stages * N_WEIGHTS`
-/// well-formed varints.
-fn decode(bytes: &[u8], stages: usize) -> Option<Box<[AtomicU32]>> {
+/// The weights of a varint stream of `stages` stages written at `scale`,
+/// straight into the network's own array (no intermediate copy: this is
+/// most of the load time); `None` unless the stream is exactly
+/// `stages * N_WEIGHTS` well-formed varints.
+fn decode(bytes: &[u8], stages: usize, scale: f32) -> Option<Box<[AtomicU32]>> {
     let n = stages * N_WEIGHTS;
     let mut weights = Vec::with_capacity(n);
     // The previous stage's quantised weights, for the differences of the
@@ -112,7 +124,7 @@ fn decode(bytes: &[u8], stages: usize) -> Option<Box<[AtomicU32]>> {
                 previous[i % N_WEIGHTS] = q;
             }
         }
-        weights.push(AtomicU32::new((q as f32 / SCALE).to_bits()));
+        weights.push(AtomicU32::new((q as f32 / scale).to_bits()));
     }
     (weights.len() == n).then(|| weights.into_boxed_slice())
 }
@@ -155,7 +167,7 @@ pub fn load_weights(path: &Path) -> Result<Weights, FileError> {
     let stages = r.header(MAGIC, "a weights file")?;
     let corrupt = |why| FileError::new(path, FileErrorKind::Corrupt(why));
     let scale = f32::from_bits(r.u32()?);
-    if scale != SCALE {
+    if !readable_scale(scale) {
         return Err(corrupt("an unknown quantisation scale"));
     }
     let episodes = r.u64()?;
@@ -179,7 +191,8 @@ pub fn load_weights(path: &Path) -> Result<Weights, FileError> {
     if raw.len() as u64 != raw_len || sum.value() != stored_sum {
         return Err(corrupt("checksum mismatch"));
     }
-    let weights = decode(&raw, stages).ok_or_else(|| corrupt("the weights do not decode"))?;
+    let weights =
+        decode(&raw, stages, scale).ok_or_else(|| corrupt("the weights do not decode"))?;
     let network = Network::from_raw(weights);
     Ok(Weights { network, episodes })
 }
@@ -215,5 +228,59 @@ mod tests {
         for v in [0, 1, -1, 63, -64, 1 << 20, -(1 << 20), i32::MAX, i32::MIN] {
             assert_eq!(unzigzag(zigzag(v)), v);
         }
+    }
+
+    /// A file as the first shipped ones were written: format version 1 (no
+    /// stages field), each weight `quantised(i) / scale`.
+    fn version_1_file(scale: f32, quantised: impl Fn(usize) -> i32) -> Vec<u8> {
+        let mut raw = Vec::new();
+        for i in 0..N_WEIGHTS {
+            let mut z = zigzag(quantised(i));
+            while z >= 0x80 {
+                raw.push(z as u8 | 0x80);
+                z >>= 7;
+            }
+            raw.push(z as u8);
+        }
+        let mut sum = Checksum::new();
+        sum.update(&raw);
+        let packed = zstd::bulk::compress(&raw, 1).expect("compresses");
+        let mut file = MAGIC.to_vec();
+        file.extend_from_slice(&1u32.to_le_bytes());
+        file.extend_from_slice(&shape_bytes());
+        file.extend_from_slice(&scale.to_le_bytes());
+        file.extend_from_slice(&123_456u64.to_le_bytes());
+        file.extend_from_slice(&(raw.len() as u64).to_le_bytes());
+        file.extend_from_slice(&sum.value().to_le_bytes());
+        file.extend_from_slice(&(packed.len() as u64).to_le_bytes());
+        file.extend_from_slice(&packed);
+        file
+    }
+
+    /// The shipped files before this scale were version 1 at scale 8: such a
+    /// file still loads, one stage, every weight exact.
+    #[test]
+    fn a_version_1_file_at_scale_8_still_loads() {
+        let q = |i: usize| (i % 977) as i32 - 488;
+        let path = std::env::temp_dir().join(format!("ntuple-v1-{}.n2048", std::process::id()));
+        std::fs::write(&path, version_1_file(8.0, q)).expect("writable");
+        let loaded = load_weights(&path);
+        let _ = std::fs::remove_file(&path);
+        let weights = loaded.expect("a version-1 file at scale 8 loads");
+        assert_eq!(weights.episodes, 123_456);
+        assert_eq!(weights.network.stages(), 1);
+        assert!(weights.network.weights().enumerate().all(|(i, w)| w == q(i) as f32 / 8.0));
+    }
+
+    /// A scale that is not a power of two from 1/16 to 256 is damage.
+    #[test]
+    fn an_unknown_scale_is_an_error() {
+        let path = std::env::temp_dir().join(format!("ntuple-scale-{}.n2048", std::process::id()));
+        for scale in [3.0, 0.0, -8.0, 512.0, f32::NAN] {
+            std::fs::write(&path, version_1_file(scale, |_| 0)).expect("writable");
+            let err = load_weights(&path).expect_err("an unknown scale");
+            assert!(err.to_string().contains("an unknown quantisation scale"), "{scale}: {err}");
+        }
+        let _ = std::fs::remove_file(&path);
     }
 }

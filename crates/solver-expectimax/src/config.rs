@@ -161,7 +161,9 @@ pub enum Preset {
     /// The learned n-tuple network under a shallow search (three moves
     /// and the two spawns between them): quick.
     Ntuple,
-    /// The learned network under a deeper, time-budgeted search.
+    /// The learned network under a deeper search (four moves and the three
+    /// spawns between them, a finer cut-off, every core); `--time-ms` gives
+    /// it a time budget instead.
     NtupleDeep,
 }
 
