@@ -13,11 +13,13 @@
 //! the first shipped files, [`SCALE`] now; any power of two from 1/16 to
 //! 256 reads), the training episodes behind the weights (u64), the length of
 //! the uncompressed varint stream (u64), its checksum (u64), the compressed
-//! length (u64), then the compressed stream.
+//! length (u64), then the compressed stream: zstd frames of at most 8 MiB of
+//! the varint stream each, which load on every core.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 
 use crate::file::{
@@ -25,6 +27,7 @@ use crate::file::{
     write_atomically,
 };
 use crate::network::{N_WEIGHTS, Network};
+use rayon::prelude::*;
 
 const MAGIC: &[u8; 8] = b"N2048NET";
 
@@ -89,20 +92,121 @@ fn encode(net: &Network) -> Vec<u8> {
     out
 }
 
+/// The largest piece of the varint stream compressed as one zstd frame:
+/// frames decompress independently, so a loader unpacks them on every
+/// core. (The first shipped files are one frame, and read the same way.)
+const FRAME_BYTES: usize = 8 << 20;
+
+/// How many pieces the varint stream is cut into for decoding on every
+/// core: enough for an even share per thread, few enough that cutting and
+/// counting cost nothing.
+const DECODE_PIECES: usize = 64;
+
+/// `raw` as concatenated zstd frames of at most [`FRAME_BYTES`] each, each
+/// recording its decompressed size. One frame decodes as the stream it
+/// holds, so any zstd decoder reads the whole as one stream.
+fn compress(raw: &[u8]) -> std::io::Result<Vec<u8>> {
+    let frames: Vec<Vec<u8>> = raw
+        .par_chunks(FRAME_BYTES)
+        .map(|piece| zstd::bulk::compress(piece, LEVEL))
+        .collect::<Result<_, _>>()?;
+    Ok(frames.concat())
+}
+
+/// The `raw_len` bytes of concatenated zstd frames, each decompressed on
+/// its own thread straight into its place; `None` unless the frames are
+/// well formed, record their sizes, and add up to `raw_len`.
+fn decompress(packed: &[u8], raw_len: usize) -> Option<Vec<u8>> {
+    use zstd::zstd_safe::{find_frame_compressed_size, get_frame_content_size};
+    let mut frames = Vec::new();
+    let mut rest = packed;
+    let mut total = 0usize;
+    while !rest.is_empty() {
+        let len =
+            find_frame_compressed_size(rest).ok().filter(|&len| len > 0 && len <= rest.len())?;
+        let size = usize::try_from(get_frame_content_size(rest).ok()??).ok()?;
+        total = total.checked_add(size).filter(|&t| t <= raw_len)?;
+        frames.push((&rest[..len], size));
+        rest = &rest[len..];
+    }
+    if total != raw_len {
+        return None;
+    }
+    let mut raw = vec![0u8; raw_len];
+    let mut outputs = Vec::with_capacity(frames.len());
+    let mut tail = raw.as_mut_slice();
+    for &(_, size) in &frames {
+        let (head, after) = tail.split_at_mut(size);
+        outputs.push(head);
+        tail = after;
+    }
+    frames.into_par_iter().zip(outputs).try_for_each(|((frame, size), out)| {
+        let written = zstd::bulk::decompress_to_buffer(frame, out).ok()?;
+        (written == size).then_some(())
+    })?;
+    Some(raw)
+}
+
 /// The weights of a varint stream of `stages` stages written at `scale`,
-/// straight into the network's own array (no intermediate copy: this is
-/// most of the load time); `None` unless the stream is exactly
-/// `stages * N_WEIGHTS` well-formed varints.
+/// straight into the network's own array (no intermediate copy); `None`
+/// unless the stream is exactly `stages * N_WEIGHTS` well-formed varints.
+///
+/// Decoding is most of the load time, so it runs on every core: the stream
+/// is cut after varints' last bytes (high bit clear) into pieces, the last
+/// bytes in each piece counted to know where its weights go, and each
+/// piece decoded into its place. Each slot first holds the quantised value
+/// (a later stage's as the sum with the stage before it, wrapping, as
+/// written), then its weight.
 fn decode(bytes: &[u8], stages: usize, scale: f32) -> Option<Box<[AtomicU32]>> {
     let n = stages * N_WEIGHTS;
-    let mut weights = Vec::with_capacity(n);
-    // The previous stage's quantised weights, for the differences of the
-    // next (only with more than one stage).
-    let mut previous: Vec<i32> = Vec::new();
-    let mut it = bytes.iter();
-    while let Some(&first) = it.next() {
-        let (mut z, mut shift) = (u32::from(first & 0x7F), 7);
-        let mut byte = first;
+    if bytes.last().is_some_and(|&b| b & 0x80 != 0) {
+        return None;
+    }
+    let mut cuts = vec![0];
+    for k in 1..DECODE_PIECES {
+        let from = (bytes.len() * k / DECODE_PIECES).max(*cuts.last()?);
+        if let Some(p) = bytes[from..].iter().position(|&b| b & 0x80 == 0) {
+            cuts.push(from + p + 1);
+        }
+    }
+    cuts.push(bytes.len());
+    cuts.dedup();
+    let pieces: Vec<&[u8]> = cuts.windows(2).map(|w| &bytes[w[0]..w[1]]).collect();
+    let counts: Vec<usize> =
+        pieces.par_iter().map(|p| p.iter().filter(|&&b| b & 0x80 == 0).count()).collect();
+    if counts.iter().sum::<usize>() != n {
+        return None;
+    }
+    let weights: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+    let mut slots = Vec::with_capacity(pieces.len());
+    let mut tail = weights.as_slice();
+    for &count in &counts {
+        let (head, after) = tail.split_at(count);
+        slots.push(head);
+        tail = after;
+    }
+    pieces.into_par_iter().zip(slots).try_for_each(|(piece, slots)| decode_piece(piece, slots))?;
+    for stage in 1..stages {
+        let (before, this) = weights[(stage - 1) * N_WEIGHTS..].split_at(N_WEIGHTS);
+        this[..N_WEIGHTS].par_iter().zip(before).for_each(|(w, prev)| {
+            let sum = (prev.load(Relaxed) as i32).wrapping_add(w.load(Relaxed) as i32);
+            w.store(sum as u32, Relaxed);
+        });
+    }
+    weights
+        .par_iter()
+        .for_each(|w| w.store((w.load(Relaxed) as i32 as f32 / scale).to_bits(), Relaxed));
+    Some(weights.into_boxed_slice())
+}
+
+/// Decodes the whole varints of `piece` into `slots` as quantised values
+/// (`i32` bits); `None` for a varint longer than five bytes. The caller
+/// counted the varints, so their number is `slots.len()`.
+fn decode_piece(piece: &[u8], slots: &[AtomicU32]) -> Option<()> {
+    let mut it = piece.iter();
+    for slot in slots {
+        let mut byte = *it.next()?;
+        let (mut z, mut shift) = (u32::from(byte & 0x7F), 7);
         while byte & 0x80 != 0 {
             byte = *it.next()?;
             if shift > 28 {
@@ -111,22 +215,9 @@ fn decode(bytes: &[u8], stages: usize, scale: f32) -> Option<Box<[AtomicU32]>> {
             z |= u32::from(byte & 0x7F) << shift;
             shift += 7;
         }
-        let i = weights.len();
-        if i == n {
-            return None;
-        }
-        let mut q = unzigzag(z);
-        if stages > 1 {
-            if i < N_WEIGHTS {
-                previous.push(q);
-            } else {
-                q = previous[i % N_WEIGHTS].wrapping_add(q);
-                previous[i % N_WEIGHTS] = q;
-            }
-        }
-        weights.push(AtomicU32::new((q as f32 / scale).to_bits()));
+        slot.store(unzigzag(z) as u32, Relaxed);
     }
-    (weights.len() == n).then(|| weights.into_boxed_slice())
+    Some(())
 }
 
 /// Writes `net` as a compact weights file (in the latest version), noting
@@ -138,8 +229,7 @@ pub fn save_weights(net: &Network, episodes: u64, path: &Path) -> Result<(), Fil
     let raw = encode(net);
     let mut sum = Checksum::new();
     sum.update(&raw);
-    let packed = zstd::bulk::compress(&raw, LEVEL)
-        .map_err(|e| FileError::new(path, FileErrorKind::Io(e)))?;
+    let packed = compress(&raw).map_err(|e| FileError::new(path, FileErrorKind::Io(e)))?;
     write_atomically(path, |out| {
         out.write_all(MAGIC)?;
         out.write_all(&VERSION.to_le_bytes())?;
@@ -184,8 +274,8 @@ pub fn load_weights(path: &Path) -> Result<Weights, FileError> {
     if !r.bytes.is_empty() {
         return Err(corrupt("bytes after the end"));
     }
-    let raw = zstd::bulk::decompress(packed, raw_len as usize)
-        .map_err(|_| corrupt("the compressed stream does not decode"))?;
+    let raw = decompress(packed, raw_len as usize)
+        .ok_or_else(|| corrupt("the compressed stream does not decode"))?;
     let mut sum = Checksum::new();
     sum.update(&raw);
     if raw.len() as u64 != raw_len || sum.value() != stored_sum {
