@@ -1,5 +1,5 @@
 //! The shipped weights file: every weight quantised to a whole multiple of
-//! `1 / SCALE` points (two points), written as zig-zag varints (an
+//! `1 / SCALE` points (eight points), written as zig-zag varints (an
 //! unvisited weight, 0, is one byte) and compressed with zstd. Long runs of
 //! unvisited entries cost next to nothing, so the file holds in effect only
 //! what training visited. A stage after the first is stored as its
@@ -31,14 +31,17 @@ use rayon::prelude::*;
 
 const MAGIC: &[u8; 8] = b"N2048NET";
 
-/// Weights are written as whole multiples of `1 / SCALE`, here of two
-/// points: a weight is off by at most `1 / (2 * SCALE)` (one point) after a
-/// round trip, a board's value (32 weights) by at most 32 points, against
-/// values of 100,000 and more. Each halving of the scale saves about 7 MB
-/// of a trained two-stage network (84.8, 70.7, 63.3 and 56.1 MB at scales
-/// 8, 2, 1 and 1/2, zstd -9), and the file must stay under about 64 MB;
-/// docs/ntuple.md has the games that show this precision costs no strength.
-pub const SCALE: f32 = 0.5;
+/// Weights are written as whole multiples of `1 / SCALE`, here of eight
+/// points: a weight is off by at most `1 / (2 * SCALE)` (four points) after
+/// a round trip, a board's value (32 weights) by at most 128 points and
+/// typically by about 13 (independent roundings), against values of
+/// 100,000 and more. Each halving of the scale saves about 7 to 8 MB of a
+/// trained two-stage network: the shipped one (1,717,015 episodes) is 104.7,
+/// 69.6, 61.2 and 53.3 MB at scales 8, 1/2, 1/4 and 1/8 (zstd -9), and a
+/// file must stay under about 64 MB with room for more training. At two
+/// plies those four exports reached 16384 in 61, 59, 62 and 62 of the same
+/// 100 games (docs/ntuple.md).
+pub const SCALE: f32 = 0.125;
 
 /// Whether a file's scale is one this build reads: a power of two from
 /// 1/16 to 256, so that dividing by it is exact. The first shipped files
@@ -103,8 +106,8 @@ const FRAME_BYTES: usize = 8 << 20;
 const DECODE_PIECES: usize = 64;
 
 /// `raw` as concatenated zstd frames of at most [`FRAME_BYTES`] each, each
-/// recording its decompressed size. One frame decodes as the stream it
-/// holds, so any zstd decoder reads the whole as one stream.
+/// recording its decompressed size (which [`decompress`] needs to place
+/// it).
 fn compress(raw: &[u8]) -> std::io::Result<Vec<u8>> {
     let frames: Vec<Vec<u8>> = raw
         .par_chunks(FRAME_BYTES)
