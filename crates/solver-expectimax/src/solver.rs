@@ -290,7 +290,17 @@ impl Solver {
         } else {
             None
         };
-        let paging = if config.time_budget.is_some() { Paging::Upfront } else { Paging::Lazy };
+        // Two threads faulting in a lazily mapped table's pages at once
+        // spend most of their time in the kernel: on the first 300 moves of
+        // 10 seeded games, `default` on 2 threads made its decisions in 23 s
+        // of wall clock and 18 s of system time, slower than 1 thread (21 s,
+        // 3 s); with the pages mapped when the table is made, 12 s and 2 s
+        // (docs/solver.md, "Paging the table").
+        let paging = if config.time_budget.is_some() || config.threads > 1 {
+            Paging::Upfront
+        } else {
+            Paging::Lazy
+        };
         let engine = match (config.algorithm, learned) {
             (Algorithm::Tutorial, None) => Engine::Tutorial,
             (Algorithm::Expectimax { weights, prob_cutoff }, None) => Engine::Expectimax {

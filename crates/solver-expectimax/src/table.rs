@@ -47,7 +47,9 @@ pub(crate) enum Paging {
     /// made.
     Lazy,
     /// Every page now, when the table is made: for timed searches, which a
-    /// page fault would cost several milliseconds of their budget.
+    /// page fault would cost several milliseconds of their budget, and for
+    /// every search on more than one thread, whose threads would otherwise
+    /// contend in the kernel over the faults.
     Upfront,
 }
 
