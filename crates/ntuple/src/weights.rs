@@ -85,14 +85,20 @@ fn encode(net: &Network) -> Vec<u8> {
     for (i, w) in net.weights().enumerate() {
         let q = quantise(w);
         let v = if i < N_WEIGHTS { q } else { q.wrapping_sub(quantise(net.weight(i - N_WEIGHTS))) };
-        let mut z = zigzag(v);
-        while z >= 0x80 {
-            out.push(z as u8 | 0x80);
-            z >>= 7;
-        }
-        out.push(z as u8);
+        push_varint(&mut out, v);
     }
     out
+}
+
+/// Appends `v` zig-zagged as a varint: seven bits a byte, low first, the
+/// high bit set on every byte but the last ([`decode_piece`] reads them).
+fn push_varint(out: &mut Vec<u8>, v: i32) {
+    let mut z = zigzag(v);
+    while z >= 0x80 {
+        out.push(z as u8 | 0x80);
+        z >>= 7;
+    }
+    out.push(z as u8);
 }
 
 /// The largest piece of the varint stream compressed as one zstd frame:
@@ -167,7 +173,7 @@ fn decode(bytes: &[u8], stages: usize, scale: f32) -> Option<Box<[AtomicU32]>> {
     }
     let mut cuts = vec![0];
     for k in 1..DECODE_PIECES {
-        let from = (bytes.len() * k / DECODE_PIECES).max(*cuts.last()?);
+        let from = (bytes.len() * k / DECODE_PIECES).max(cuts[cuts.len() - 1]);
         if let Some(p) = bytes[from..].iter().position(|&b| b & 0x80 == 0) {
             cuts.push(from + p + 1);
         }
@@ -328,12 +334,7 @@ mod tests {
     fn version_1_file(scale: f32, quantised: impl Fn(usize) -> i32) -> Vec<u8> {
         let mut raw = Vec::new();
         for i in 0..N_WEIGHTS {
-            let mut z = zigzag(quantised(i));
-            while z >= 0x80 {
-                raw.push(z as u8 | 0x80);
-                z >>= 7;
-            }
-            raw.push(z as u8);
+            push_varint(&mut raw, quantised(i));
         }
         let mut sum = Checksum::new();
         sum.update(&raw);
