@@ -78,7 +78,7 @@ pub(crate) enum Command {
     #[command(after_help = "Examples:\n  \
         cargo run --release -p cli-ascii -- train --minutes 60\n  \
         cargo run --release -p cli-ascii -- train --resume train-out/checkpoint.bin\n  \
-        cargo run --release -p cli-ascii -- train --resume train-out/checkpoint.bin --stages 2")]
+        cargo run --release -p cli-ascii -- train --resume train-out/checkpoint.bin --stages 3")]
     Train(TrainArgs),
     /// Tune the heuristic's weights by seeded tournaments: a coordinate
     /// search that keeps a change only when its mean score beats the
@@ -422,13 +422,15 @@ pub(crate) struct TrainArgs {
         value_parser = parse_finite
     )]
     pub(crate) initial: f32,
-    /// The network's stages: 1, or 2 (a second set of weights for boards
-    /// that hold a tile of 16384 or more). Default: the resumed network's
-    /// own count, 1 for a new network. With --resume, 2 promotes a 1-stage
-    /// network: its stage-1 weights (and learning-rate state) start as a
-    /// copy of stage 0's, so it plays exactly as before until training
-    /// tells the stages apart. A 2-stage network cannot go back to 1.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=2))]
+    /// The network's stages: 1; 2 (a second set of weights for boards
+    /// that hold a tile of 16384 or more); or 3 (a third for boards that
+    /// hold such a tile and another of 8192 or more). Default: the resumed
+    /// network's own count, 1 for a new network. With --resume, a larger
+    /// count promotes the network: each new stage's weights (and
+    /// learning-rate state) start as a copy of its last stage's, so it
+    /// plays exactly as before until training tells the stages apart. A
+    /// network cannot go back to fewer stages.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=3))]
     pub(crate) stages: Option<u64>,
     /// Stop after this many episodes in all (counting resumed ones).
     #[arg(long, value_name = "N")]

@@ -97,10 +97,10 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
             if cp.network.stages() > had {
                 writeln!(
                     io::stderr(),
-                    "promoted the network from {had} to {} stages: stage 1 (boards with a \
-                     tile of {} or more) starts as a copy of stage 0",
+                    "promoted the network from {had} to {} stages: each new stage starts as \
+                     a copy of stage {}",
                     cp.network.stages(),
-                    1u32 << ntuple::STAGE_EXPONENT
+                    had - 1
                 )?;
             }
             cp.into_trainer(config)?

@@ -74,9 +74,10 @@ fn sigterm_stops_training_after_a_checkpoint() {
 
 /// `--stages 2` promotes a resumed 1-stage checkpoint (and says so), and a
 /// 2-stage network cannot go back to 1 (a clear error, not a silent loss of
-/// its stage-1 weights). Without TC state to keep the checkpoints small.
+/// its stage-1 weights); `--stages 3` promotes it again, and there is no
+/// fourth. Without TC state to keep the checkpoints small.
 #[test]
-fn stages_2_promotes_a_resumed_network_and_2_to_1_is_refused() {
+fn stages_promote_a_resumed_network_and_never_go_back() {
     let out = Scratch::new("stages");
     let checkpoint = out.0.join("checkpoint.bin");
     let resume = checkpoint.to_str().expect("UTF-8");
@@ -97,4 +98,13 @@ fn stages_2_promotes_a_resumed_network_and_2_to_1_is_refused() {
     let kept = run(&[&base[..], &["4", "--resume", resume]].concat(), None);
     let stderr = String::from_utf8_lossy(&kept.stderr);
     assert!(kept.status.success() && stderr.contains("(2 stages;"), "{stderr}");
+    // A third stage, and no fourth.
+    let three = run(&[&base[..], &["5", "--resume", resume, "--stages", "3"]].concat(), None);
+    let stderr = String::from_utf8_lossy(&three.stderr);
+    assert!(three.status.success(), "{stderr}");
+    assert!(stderr.contains("promoted the network from 2 to 3 stages"), "{stderr}");
+    assert!(stderr.contains("(3 stages;") && stderr.contains("done: 5 episodes"), "{stderr}");
+    let four = run(&[&base[..], &["6", "--resume", resume, "--stages", "4"]].concat(), None);
+    let stderr = String::from_utf8_lossy(&four.stderr);
+    assert!(!four.status.success() && stderr.contains("--stages"), "{stderr}");
 }

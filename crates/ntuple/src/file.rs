@@ -6,9 +6,12 @@
 //! file is an error, never a silently wrong network.
 //!
 //! Version 2 of both formats adds the stages after the shape: their count
-//! (u32), then each boundary's smallest exponent (a u32 per boundary: none
-//! for one stage, [`STAGE_EXPONENT`] for two; whole words, as the checksum
-//! reads words). Version 1 files (one stage, no such field) still load.
+//! (u32), then a u32 per boundary naming the tiles a board must hold to be
+//! past it, as exponents, one per byte from the lowest: 14 for stage 1
+//! (a 16384, [`STAGE_EXPONENT`]), `14 | 13 << 8` for stage 2 (a 16384 and
+//! another tile of 8192, [`STAGE_2_EXPONENT`]). Whole words, as the
+//! checksum reads words. Version 1 files (one stage, no such field) still
+//! load.
 
 use std::fmt;
 use std::fs::File;
@@ -17,8 +20,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use crate::network::{
-    CELL_VALUES, MAX_STAGES, N_TUPLES, N_WEIGHTS, Network, PATTERNS, STAGE_EXPONENT, StageError,
-    TUPLE_LEN,
+    CELL_VALUES, MAX_STAGES, N_TUPLES, N_WEIGHTS, Network, PATTERNS, STAGE_2_EXPONENT,
+    STAGE_EXPONENT, StageError, TUPLE_LEN,
 };
 use crate::train::{Coherence, Counters, Trainer};
 
@@ -91,9 +94,11 @@ impl fmt::Display for FileError {
             ),
             FileErrorKind::Stages => write!(
                 f,
-                "a network of stages this build does not know (it reads 1 stage, \
-                 or up to {MAX_STAGES} split at the tile {})",
-                1u32 << STAGE_EXPONENT
+                "a network of stages this build does not know (it reads 1 to \
+                 {MAX_STAGES} stages, split at a tile of {} and at {} with another of {})",
+                1u32 << STAGE_EXPONENT,
+                1u32 << STAGE_EXPONENT,
+                1u32 << STAGE_2_EXPONENT
             ),
             FileErrorKind::Truncated => f.write_str("the file is truncated"),
             FileErrorKind::Corrupt(why) => write!(f, "corrupt ({why})"),
@@ -146,12 +151,14 @@ pub(crate) fn shape_bytes() -> Vec<u8> {
     out
 }
 
-/// The stages part of a version-2 header: the count, then the smallest
-/// exponent of each stage after the first.
+/// The stages part of a version-2 header: the count, then for each stage
+/// after the first the tiles that put a board in it (see the module docs).
 pub(crate) fn stage_bytes(stages: usize) -> Vec<u8> {
+    let boundaries =
+        [u32::from(STAGE_EXPONENT), u32::from(STAGE_EXPONENT) | u32::from(STAGE_2_EXPONENT) << 8];
     let mut out = (stages as u32).to_le_bytes().to_vec();
-    for _ in 1..stages {
-        out.extend_from_slice(&u32::from(STAGE_EXPONENT).to_le_bytes());
+    for b in &boundaries[..stages.saturating_sub(1)] {
+        out.extend_from_slice(&b.to_le_bytes());
     }
     out
 }

@@ -3,8 +3,9 @@
 //! in, and the TD trainer that learns it by self-play.
 //!
 //! - [`Network`]: four 6-cell tuples in all eight symmetries, 32 look-ups
-//!   summed per board, with a second set of weights for boards that hold a
-//!   16384 when the network has two stages ([`STAGE_EXPONENT`]);
+//!   summed per board, with a set of weights per stage of the game when
+//!   the network has more than one ([`stage`]: from the first 16384, and
+//!   while an 8192 stands beside it);
 //! - [`Trainer`]: TD(0) with temporal-coherence learning rates, on threads
 //!   sharing one network;
 //! - [`save_checkpoint`] / [`load_checkpoint`]: the whole training state;
@@ -30,7 +31,7 @@ pub use file::{
 };
 pub use network::{
     CELL_VALUES, Greedy, MAX_STAGES, N_FEATURES, N_TUPLES, N_WEIGHTS, Network, PATTERNS,
-    STAGE_EXPONENT, StageError, TUPLE_ENTRIES, TUPLE_LEN, features, stage,
+    STAGE_2_EXPONENT, STAGE_EXPONENT, StageError, TUPLE_ENTRIES, TUPLE_LEN, features, stage,
 };
 pub use train::{
     CURVE_MILESTONES, Counters, CurveRow, Episode, Progress, RESTART_TILES, TrainConfig,

@@ -38,23 +38,29 @@ pub const N_WEIGHTS: usize = N_TUPLES * TUPLE_ENTRIES;
 /// 1 once it holds a tile of at least 16384, in stage 0 before.
 ///
 /// Why 16384: it is the first stage boundary of Yeh et al. (2016), and it
-/// is where our games are decided: the shipped network's games mostly end
-/// between 8192 and 16384 on a crowded board, where one shared set of
-/// weights must also value the early game's boards. A board keeps its
-/// 16384 (or what it merges into) to the end of the game, so the boundary
-/// is crossed once per game. Tiles past 32768 hold 15 in [`Board::raw`] and
-/// are stage 1.
-///
-/// The files record the boundaries (one exponent per boundary), so a later
-/// build may add more (Yeh et al. use 16384 + 8192 next) without a format
-/// change; this build reads 1 stage, or 2 split at this exponent.
+/// is where our games are decided: the one-stage network's games mostly
+/// ended between 8192 and 16384 on a crowded board, where one shared set of
+/// weights must also value the early game's boards. Tiles past 32768 hold
+/// 15 in [`Board::raw`] and count as 16384 or more.
 pub const STAGE_EXPONENT: u8 = 14;
 
-// `stage` tests the exponent with bit operations that hold for 14 only.
-const _: () = assert!(STAGE_EXPONENT == 14);
+/// The second tile of stage 2: a board is in stage 2 once it holds a tile
+/// of at least 16384 ([`STAGE_EXPONENT`]) and another of at least 8192.
+///
+/// Why: the two-stage network's games mostly end while building the second
+/// 16384 beside the first, the board then crowded with a 16384, an 8192 and
+/// the chain below it; Yeh et al. (2016) put their second boundary at the
+/// same place (16384 + 8192). Unlike stage 1 this is not crossed once per
+/// game: the merge into 32768 leaves one large tile and the board is back
+/// in stage 1 until the next 8192 forms. A stage is a property of the board
+/// alone, as a value function's input must be.
+pub const STAGE_2_EXPONENT: u8 = 13;
+
+// `stage` tests the exponents with bit operations that hold for these only.
+const _: () = assert!(STAGE_EXPONENT == 14 && STAGE_2_EXPONENT == 13);
 
 /// The most stages a network can have.
-pub const MAX_STAGES: usize = 2;
+pub const MAX_STAGES: usize = 3;
 
 /// The features of a board: one weight index per tuple and symmetry.
 pub const N_FEATURES: usize = 8 * N_TUPLES;
@@ -72,14 +78,22 @@ fn tuple_indices(x: u64) -> [u32; N_TUPLES] {
     ]
 }
 
-/// The stage of a board: 1 once it holds a tile of at least 16384
-/// ([`STAGE_EXPONENT`]), else 0. A few bit operations on the packed board:
-/// a cell's exponent is at least 14 (`0b1110`) exactly when its top three
-/// bits are set, and a tile past 32768 reads 15 there.
+/// The stage of a board in a network of [`MAX_STAGES`] stages: 0 below
+/// 16384; 1 with a tile of at least 16384 ([`STAGE_EXPONENT`]); 2 with
+/// such a tile and another of at least 8192 ([`STAGE_2_EXPONENT`]). A
+/// network of fewer stages uses its last stage for the later ones.
+///
+/// A few bit operations on the packed board, at the top bit of each cell's
+/// nibble `b3 b2 b1 b0`: the exponent is at least 14 (`0b1110`) when
+/// `b3 b2 b1` are set, and at least 13 (`0b1101`) when `b3 b2` and one of
+/// `b1 b0` are; a tile past 32768 reads 15.
 #[inline]
 pub fn stage(board: Board) -> usize {
     let x = board.raw();
-    usize::from(x & x << 1 & x << 2 & 0x8888_8888_8888_8888 != 0)
+    let twelve = x & x << 1 & 0x8888_8888_8888_8888;
+    let fourteen = twelve & x << 2;
+    let thirteen = twelve & (x << 2 | x << 3);
+    usize::from(fourteen != 0) * (1 + usize::from(thirteen.count_ones() >= 2))
 }
 
 /// The weight indices of `board`'s features in stage 0's weights (those of
@@ -186,8 +200,8 @@ pub struct Greedy {
 
 /// The network: `N_WEIGHTS` `f32` weights per stage, shared by every
 /// thread that trains or evaluates. A board is valued with its stage's
-/// weights (see [`STAGE_EXPONENT`]); a one-stage network values every board
-/// with the same weights.
+/// weights (see [`stage`]); a one-stage network values every board with
+/// the same weights.
 ///
 /// Weights are `f32` bits in relaxed atomics: two training threads may add
 /// to the same weight at once and one addition may then be lost (as in
@@ -197,10 +211,10 @@ pub struct Greedy {
 pub struct Network {
     /// Stage after stage, `N_WEIGHTS` each.
     weights: Box<[AtomicU32]>,
-    /// Where stage 1's weights start: `N_WEIGHTS`, or 0 in a one-stage
-    /// network, whose stage-1 boards use stage 0's weights. The stage test
-    /// then costs a multiplication, not a branch.
-    stage_offset: u32,
+    /// Where the weights of each [`stage`] start: `stage * N_WEIGHTS`, but
+    /// a network of fewer stages uses its last one for the later stages
+    /// (a one-stage network: 0 for all three). A lookup, not a branch.
+    stage_base: [u32; MAX_STAGES],
 }
 
 impl std::fmt::Debug for Network {
@@ -248,8 +262,8 @@ impl Network {
             weights.len().is_multiple_of(N_WEIGHTS) && check_stages(stages).is_ok(),
             "a network has N_WEIGHTS weights per stage"
         );
-        let stage_offset = if stages > 1 { N_WEIGHTS as u32 } else { 0 };
-        Network { weights, stage_offset }
+        let stage_base = std::array::from_fn(|s| (s.min(stages - 1) * N_WEIGHTS) as u32);
+        Network { weights, stage_base }
     }
 
     /// This network with `stages` stages: each new stage starts as a copy
@@ -267,7 +281,7 @@ impl Network {
         Ok(Network::from_raw(weights))
     }
 
-    /// The stages: 1, or 2 (see [`STAGE_EXPONENT`]).
+    /// The stages: 1 to [`MAX_STAGES`] (see [`stage`]).
     pub fn stages(&self) -> usize {
         self.weights.len() / N_WEIGHTS
     }
@@ -276,7 +290,7 @@ impl Network {
     /// [`features`] in the weights of the board's stage.
     #[inline]
     pub fn features(&self, board: Board) -> [u32; N_FEATURES] {
-        features_from(board, stage(board) as u32 * self.stage_offset)
+        features_from(board, self.stage_base[stage(board)])
     }
 
     pub(crate) fn raw(&self) -> &[AtomicU32] {
@@ -384,20 +398,56 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_stage_test_reads_the_largest_exponent() {
-        // Random boards hold every exponent in every cell; the slow reading
-        // is the documented rule.
-        for board in boards().take(20_000) {
-            let slow = usize::from(board.max_exponent() >= STAGE_EXPONENT);
-            assert_eq!(stage(board), slow, "{board}");
+    /// The documented rule, read slowly off the cells' exponents.
+    fn slow_stage(board: Board) -> usize {
+        let mut e: Vec<u8> = board.to_exponents().into_iter().flatten().collect();
+        e.sort_unstable_by(|a, b| b.cmp(a));
+        match (e[0] >= STAGE_EXPONENT, e[1] >= STAGE_2_EXPONENT) {
+            (false, _) => 0,
+            (true, false) => 1,
+            (true, true) => 2,
         }
-        // Each exponent alone, in each cell: only 14 and 15 are stage 1.
-        for cell in 0..16 {
-            for e in 0..16u64 {
-                let board = Board::from_raw(e << (4 * cell));
-                assert_eq!(stage(board), usize::from(e >= 14), "{board}");
+    }
+
+    #[test]
+    fn the_stage_test_reads_the_two_largest_exponents() {
+        // Random boards hold every exponent in every cell; about 12% of
+        // them are in stage 0, 9% in stage 1 and the rest in stage 2.
+        let mut seen = [0; MAX_STAGES];
+        for board in boards().take(20_000) {
+            assert_eq!(stage(board), slow_stage(board), "{board}");
+            seen[stage(board)] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 1000), "{seen:?}");
+        // Every pair of exponents in every pair of cells, over a
+        // background of 2s: the bit tricks must not leak between cells.
+        for a in 0..16 {
+            for b in 0..16 {
+                if a == b {
+                    continue;
+                }
+                for (ea, eb) in (0..16u64).flat_map(|ea| (0..16u64).map(move |eb| (ea, eb))) {
+                    let mut raw = 0x1111_1111_1111_1111u64;
+                    raw &= !(0xF << (4 * a)) & !(0xF << (4 * b));
+                    raw |= ea << (4 * a) | eb << (4 * b);
+                    let board = Board::from_raw(raw);
+                    assert_eq!(stage(board), slow_stage(board), "{board}");
+                }
             }
+        }
+    }
+
+    #[test]
+    fn fewer_stages_use_their_last_stage_for_the_later_ones() {
+        let late: Board = "16384 8192 2 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().expect("valid");
+        let mid: Board = "16384 4096 2 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().expect("valid");
+        let early: Board = "8192 4096 2 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().expect("valid");
+        assert_eq!((stage(early), stage(mid), stage(late)), (0, 1, 2));
+        for stages in 1..=MAX_STAGES {
+            let net = Network::filled_stages(stages, 0.0).expect("valid");
+            let base = |b: Board| net.features(b)[0] as usize / N_WEIGHTS;
+            let want = |s: usize| s.min(stages - 1);
+            assert_eq!((base(early), base(mid), base(late)), (want(0), want(1), want(2)));
         }
     }
 

@@ -621,32 +621,43 @@ mod tests {
     }
 
     #[test]
-    fn an_update_on_a_stage_1_board_changes_only_stage_1_weights() {
-        use crate::network::{N_WEIGHTS, stage};
-        let mut config = TrainConfig::standard();
-        config.coherence = false;
-        config.alpha = 0.5;
-        let t = Trainer::new(
-            config,
-            Network::filled_stages(2, 0.0).expect("2 stages"),
-            Counters::default(),
-        )
-        .expect("valid");
-        // The same cells but one: the stage-0 board shares most tuples'
-        // cells with the stage-1 board, so a missed stage offset would move
-        // its value too.
-        let late: Board =
-            "16384 8192 4096 2048/2 4 8 16/32 64 128 256/0 0 0 2".parse().expect("valid");
-        let early: Board =
-            "1024 8192 4096 2048/2 4 8 16/32 64 128 256/0 0 0 2".parse().expect("valid");
-        assert_eq!((stage(late), stage(early)), (1, 0));
-        let f = t.net.features(late);
-        assert!(f.iter().all(|&i| i as usize >= N_WEIGHTS));
-        t.learn(&f, 64.0);
-        assert_eq!(t.net.value(late), 32.0);
-        assert_eq!(t.net.value(early), 0.0);
-        assert!(t.net.weights().take(N_WEIGHTS).all(|w| w == 0.0), "stage 0 untouched");
-        assert!(t.net.weights().skip(N_WEIGHTS).any(|w| w != 0.0));
+    fn an_update_changes_only_its_stages_weights() {
+        use crate::network::{MAX_STAGES, N_WEIGHTS, stage};
+        // The same cells but one: the boards share most tuples' cells, so
+        // a missed stage offset would move another stage's value too.
+        let boards: [Board; MAX_STAGES] = [
+            "1024 2048 4096 512/2 4 8 16/32 64 128 256/0 0 0 2",
+            "16384 2048 4096 512/2 4 8 16/32 64 128 256/0 0 0 2",
+            "16384 8192 4096 512/2 4 8 16/32 64 128 256/0 0 0 2",
+        ]
+        .map(|b| b.parse().expect("valid"));
+        for (s, &board) in boards.iter().enumerate() {
+            assert_eq!(stage(board), s);
+            let mut config = TrainConfig::standard();
+            config.coherence = false;
+            config.alpha = 0.5;
+            let t = Trainer::new(
+                config,
+                Network::filled_stages(MAX_STAGES, 0.0).expect("valid"),
+                Counters::default(),
+            )
+            .expect("valid");
+            let f = t.net.features(board);
+            assert!(f.iter().all(|&i| i as usize / N_WEIGHTS == s));
+            t.learn(&f, 64.0);
+            for (other, &b) in boards.iter().enumerate() {
+                let want = if other == s { 32.0 } else { 0.0 };
+                assert_eq!(t.net.value(b), want, "stage {other} after an update in {s}");
+            }
+            let moved: Vec<bool> = t
+                .net
+                .weights()
+                .collect::<Vec<_>>()
+                .chunks(N_WEIGHTS)
+                .map(|w| w.iter().any(|&w| w != 0.0))
+                .collect();
+            assert_eq!(moved, (0..MAX_STAGES).map(|o| o == s).collect::<Vec<_>>());
+        }
     }
 
     /// A seeded 2-stage run on one thread, with its episodes restarted from

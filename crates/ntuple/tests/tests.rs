@@ -220,10 +220,11 @@ fn random_boards(n: usize) -> Vec<Board> {
         .collect()
 }
 
-/// The stage boundary: a board is stage 1 from its first 16384 on,
-/// whatever else it holds, and tiles past 32768 are stage 1 too.
+/// The stage boundaries: a board is stage 1 from its first 16384 on, and
+/// stage 2 while it also holds another tile of 8192 or more; tiles past
+/// 32768 count as 32768.
 #[test]
-fn a_board_is_stage_1_from_its_first_16384() {
+fn a_board_is_stage_1_from_its_first_16384_and_stage_2_with_an_8192_beside_it() {
     let stage = |b: &str| ntuple::stage(b.parse().expect("a board"));
     assert_eq!(ntuple::STAGE_EXPONENT, 14);
     assert_eq!(stage("0 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0"), 0);
@@ -231,59 +232,87 @@ fn a_board_is_stage_1_from_its_first_16384() {
     assert_eq!(stage("16384 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2"), 1);
     assert_eq!(stage("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 16384"), 1);
     assert_eq!(stage("2 4 2 4/4 2 32768 2/2 4 2 4/4 2 4 2"), 1);
+    assert_eq!(stage("16384 4096 4096 2048/0 0 0 0/0 0 0 0/0 0 0 2"), 1);
+    assert_eq!(stage("16384 8192 0 0/0 0 0 0/0 0 0 0/0 0 0 2"), 2);
+    assert_eq!(stage("2 0 0 0/0 0 0 0/0 0 0 0/8192 2 4 32768"), 2);
+    assert_eq!(stage("32768 16384 0 0/0 0 0 0/0 0 0 0/0 0 0 2"), 2);
     let past: Board = "65536 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().expect("a board");
     assert!(!past.is_packed());
     assert_eq!(ntuple::stage(past), 1);
-    assert_eq!(stage("131072 65536 4 2/0 0 0 0/0 0 0 0/0 0 0 0"), 1);
+    assert_eq!(stage("131072 65536 4 2/0 0 0 0/0 0 0 0/0 0 0 0"), 2);
 }
 
-/// Promotion copies every weight: right after it a 2-stage network values
-/// every board bit for bit as its 1-stage source did, in both stages, and
-/// stage-1 boards read the new stage's weights.
+/// Promotion copies every weight: right after it a 2- or 3-stage network
+/// values every board bit for bit as its source did, in every stage, and
+/// each board reads its own stage's weights (a 2-stage network's stage 1
+/// for stage-2 boards).
 #[test]
 fn a_promoted_network_values_every_board_as_before() {
     let one = sparse_network();
-    let two = sparse_network().into_stages(2).expect("1 -> 2");
-    assert_eq!((one.stages(), two.stages()), (1, 2));
     let boards = random_boards(20_000);
-    let mut stage_1 = 0;
+    let mut in_stage = [0; ntuple::MAX_STAGES];
     for &board in &boards {
-        assert_eq!(one.value(board).to_bits(), two.value(board).to_bits(), "{board}");
-        let (f1, f2) = (one.features(board), two.features(board));
-        let offset = if ntuple::stage(board) == 1 { N_WEIGHTS as u32 } else { 0 };
-        assert!(f1.iter().zip(&f2).all(|(&a, &b)| b == a + offset), "{board}");
-        stage_1 += ntuple::stage(board);
+        in_stage[ntuple::stage(board)] += 1;
     }
-    assert!((16_000..19_000).contains(&stage_1), "{stage_1} stage-1 boards of 20,000");
+    // Random boards: about 12% in stage 0, 9% in stage 1, the rest in 2.
+    assert!(in_stage.iter().all(|&n| n > 1000), "{in_stage:?}");
+    for (from, to) in [(1, 2), (1, 3), (2, 3)] {
+        let before = sparse_network().into_stages(from).expect("promotes");
+        let after = sparse_network().into_stages(from).and_then(|n| n.into_stages(to));
+        let after = after.expect("promotes");
+        assert_eq!((before.stages(), after.stages()), (from, to));
+        for &board in &boards {
+            assert_eq!(one.value(board).to_bits(), after.value(board).to_bits(), "{board}");
+            let (f1, f2) = (one.features(board), after.features(board));
+            let offset = (ntuple::stage(board).min(to - 1) * N_WEIGHTS) as u32;
+            assert!(f1.iter().zip(&f2).all(|(&a, &b)| b == a + offset), "{board}");
+        }
+    }
     // The same count gives the network back; fewer is an error.
+    let two = sparse_network().into_stages(2).expect("1 -> 2");
     let two = two.into_stages(2).expect("2 -> 2");
     assert_eq!(two.into_stages(1).unwrap_err(), StageError::Fewer { from: 2, to: 1 });
-    assert!(matches!(Network::filled_stages(3, 0.0), Err(StageError::Unsupported(3))));
+    assert!(matches!(Network::filled_stages(4, 0.0), Err(StageError::Unsupported(4))));
+    assert!(matches!(Network::filled_stages(0, 0.0), Err(StageError::Unsupported(0))));
 }
 
-/// A 2-stage network whose stages differ survives the compact file within
-/// half a quantisation step, stage 1 stored against stage 0.
+/// Networks of 2 and 3 stages whose stages differ survive the compact file
+/// within half a quantisation step, each stage stored against the one
+/// before it.
 #[test]
-fn a_two_stage_network_round_trips_through_the_weights_file() {
-    let net = sparse_network_of(2);
-    let file = Scratch::new("two-stages.n2048");
-    save_weights(&net, 77, &file.0).expect("written");
-    let back = load_weights(&file.0).expect("read");
-    assert_eq!((back.network.stages(), back.episodes), (2, 77));
-    for (a, b) in net.weights().zip(back.network.weights()) {
-        assert!((a - b).abs() <= 0.5 / SCALE + a.abs() * f32::EPSILON, "{a} -> {b}");
-    }
-    // The file says 2 stages split at 16384, right after the shape (48
-    // bytes in): a count or a boundary this build does not know is refused.
-    let good = std::fs::read(&file.0).expect("readable");
-    assert_eq!(&good[48..56], &[2, 0, 0, 0, 14, 0, 0, 0]);
-    for (at, value) in [(48, 3), (48, 0), (52, 13)] {
-        let mut bad = good.clone();
-        bad[at] = value;
-        std::fs::write(&file.0, &bad).expect("writable");
-        let err = load_weights(&file.0).unwrap_err();
-        assert!(matches!(err.kind(), FileErrorKind::Stages), "{at}: {err}");
-        assert!(err.to_string().contains("stages"), "{err}");
+fn networks_of_several_stages_round_trip_through_the_weights_file() {
+    for stages in [2, 3] {
+        let net = sparse_network_of(stages);
+        let file = Scratch::new("stages.n2048");
+        save_weights(&net, 77, &file.0).expect("written");
+        let back = load_weights(&file.0).expect("read");
+        assert_eq!((back.network.stages(), back.episodes), (stages, 77));
+        for (a, b) in net.weights().zip(back.network.weights()) {
+            assert!((a - b).abs() <= 0.5 / SCALE + a.abs() * f32::EPSILON, "{a} -> {b}");
+        }
+        // The stages come right after the shape (48 bytes in): the count,
+        // then 14 (a 16384) and 14, 13 (a 16384 and an 8192). A count or a
+        // boundary this build does not know is refused.
+        let good = std::fs::read(&file.0).expect("readable");
+        let want: &[u8] = match stages {
+            2 => &[2, 0, 0, 0, 14, 0, 0, 0],
+            _ => &[3, 0, 0, 0, 14, 0, 0, 0, 14, 13, 0, 0],
+        };
+        assert_eq!(&good[48..48 + want.len()], want);
+        let mut edits = vec![(48, 4), (48, 0), (52, 13)];
+        if stages == 3 {
+            edits.extend([(57, 12), (56, 13), (48, 2)]);
+        }
+        for (at, value) in edits {
+            let mut bad = good.clone();
+            bad[at] = value;
+            std::fs::write(&file.0, &bad).expect("writable");
+            let err = load_weights(&file.0).unwrap_err();
+            assert!(
+                matches!(err.kind(), FileErrorKind::Stages | FileErrorKind::Corrupt(_)),
+                "{stages} stages, byte {at}: {err}"
+            );
+        }
     }
 }
 
