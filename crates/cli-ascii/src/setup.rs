@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 use game_core::{Game, GameBoard, Rules, RulesBuilder, TurnRule};
 use solver_expectimax::{
-    Algorithm, Choice, Depth, ExpectimaxPlayer, Player, RandomPlayer, SearchConfig,
+    Algorithm, Choice, Depth, ExpectimaxPlayer, Player, RandomPlayer, SearchConfig, SearchThreads,
     SharedEvaluator, Solver,
 };
 
@@ -191,6 +191,13 @@ impl<B: GameBoard> Player<B> for AnyPlayer {
         match self {
             AnyPlayer::Expectimax(p) => p.choose(game),
             AnyPlayer::Random(p) => p.choose(game),
+        }
+    }
+
+    fn search_threads(&self) -> SearchThreads {
+        match self {
+            AnyPlayer::Expectimax(p) => Player::<B>::search_threads(p),
+            AnyPlayer::Random(_) => SearchThreads::default(),
         }
     }
 }

@@ -11,7 +11,8 @@ use anyhow::Context;
 use game_core::{Game, GameBoard};
 use records::Record;
 use solver_expectimax::{
-    Choice, GameRecord, MILESTONES, Player, Summary, TournamentSpec, run_tournament_except,
+    Choice, GameRecord, MILESTONES, Player, SearchThreads, Summary, TournamentSpec,
+    run_tournament_except,
 };
 
 use crate::cli::{PlayerKind, TournamentArgs};
@@ -269,6 +270,10 @@ impl<B: GameBoard> Player<B> for Tracked<'_> {
     fn choose(&mut self, game: &Game<B>) -> Option<Choice> {
         self.progress.update(self.seed, game.moves(), game.board().max_tile());
         self.inner.choose(game)
+    }
+
+    fn search_threads(&self) -> SearchThreads {
+        Player::<B>::search_threads(&self.inner)
     }
 }
 

@@ -90,24 +90,39 @@ fn decide(c: &mut Criterion) {
                 let id = BenchmarkId::new(phase, format!("{threads}t"));
                 // One solver, its table cleared (untimed) before each
                 // iteration: every iteration searches cold, as a fresh solver
-                // would, without timing the page faults of a new table.
+                // would, without timing the page faults of a new table. The
+                // decisions run on the solver's threads, as a game's do
+                // (`play_game`); `handed-over` times them asked from this
+                // thread instead, which costs two wake-ups per decision.
+                let pool = solver.search_threads();
+                let run = |set: &[&Position]| {
+                    for p in set {
+                        let d = solver.decide(black_box(&p.board), &rules).expect("a move");
+                        assert_eq!(
+                            Some(d.direction),
+                            p.expected[k],
+                            "{preset} on {}: pinned move changed",
+                            p.board
+                        );
+                    }
+                };
                 group.bench_function(id, |b| {
                     b.iter_batched(
                         || solver.clear_table(),
-                        |()| {
-                            for p in &set {
-                                let d = solver.decide(black_box(&p.board), &rules).expect("a move");
-                                assert_eq!(
-                                    Some(d.direction),
-                                    p.expected[k],
-                                    "{preset} on {}: pinned move changed",
-                                    p.board
-                                );
-                            }
-                        },
+                        |()| pool.run(|| run(&set)),
                         BatchSize::PerIteration,
                     );
                 });
+                if threads > 1 {
+                    let id = BenchmarkId::new(phase, format!("{threads}t-handed-over"));
+                    group.bench_function(id, |b| {
+                        b.iter_batched(
+                            || solver.clear_table(),
+                            |()| run(&set),
+                            BatchSize::PerIteration,
+                        );
+                    });
+                }
             }
         }
         group.finish();

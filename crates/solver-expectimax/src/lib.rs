@@ -40,7 +40,7 @@ mod tutorial;
 pub use config::{Algorithm, ConfigError, Depth, MAX_DEPTH, Preset, SearchConfig, UnknownPreset};
 pub use eval::{Evaluator, WeightedEvaluator, Weights};
 pub use player::{Choice, ExpectimaxPlayer, Player, RandomPlayer};
-pub use solver::{Decision, SearchError, SharedEvaluator, Solver};
+pub use solver::{Decision, SearchError, SearchThreads, SharedEvaluator, Solver};
 pub use stats::Stats;
 pub use tournament::{
     GameRecord, MILESTONES, Percentiles, Summary, TournamentSpec, play_game, run_tournament,

@@ -3,7 +3,7 @@
 use game_core::{Direction, Game, GameBoard, GameRng, TurnRule};
 
 use crate::config::{ConfigError, SearchConfig};
-use crate::solver::{Decision, Solver};
+use crate::solver::{Decision, SearchThreads, Solver};
 
 /// What a player chose: the direction, and the search behind it.
 #[derive(Debug, Clone)]
@@ -20,6 +20,15 @@ pub trait Player<B: GameBoard>: Send {
     /// The direction to play in `game`, with the search's decision when
     /// there was a search; `None` when the player has no move.
     fn choose(&mut self, game: &Game<B>) -> Option<Choice>;
+
+    /// The threads this player searches on, where a loop of
+    /// [`Player::choose`] calls runs fastest ([`play_game`] runs its game
+    /// there). The default, for players that do not search, runs it here.
+    ///
+    /// [`play_game`]: crate::play_game
+    fn search_threads(&self) -> SearchThreads {
+        SearchThreads::default()
+    }
 }
 
 /// The Java tutorial's random "human": under [`TurnRule::Tutorial`] any of
@@ -81,5 +90,9 @@ impl<B: GameBoard> Player<B> for ExpectimaxPlayer {
     fn choose(&mut self, game: &Game<B>) -> Option<Choice> {
         let decision = self.solver.decide(game.board(), game.rules()).ok()?;
         Some(Choice { direction: decision.direction, decision: Some(decision) })
+    }
+
+    fn search_threads(&self) -> SearchThreads {
+        self.solver.search_threads()
     }
 }

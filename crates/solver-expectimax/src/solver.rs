@@ -160,8 +160,51 @@ impl std::error::Error for SearchError {}
 /// ```
 pub struct Solver {
     config: SearchConfig,
-    pool: Option<rayon::ThreadPool>,
+    pool: SearchThreads,
     engine: Engine,
+}
+
+/// A solver's search threads, as a handle that outlives a borrow of the
+/// solver: [`SearchThreads::run`] runs a loop of decisions on one of them.
+///
+/// A decision asked from another thread hands its work over to the pool and
+/// sleeps until the pool hands the result back: two wake-ups of sleeping
+/// threads, which on our 2-vCPU machine cost about 0.1 ms, a third of a
+/// `ntuple` decision and most of an early `default` one (docs/solver.md,
+/// "Handing decisions to the pool"). Asked from one of the pool's threads,
+/// the decision starts at once and only the other threads join it late.
+/// Decisions are the same either way.
+///
+/// ```
+/// use game_core::{Game, Rules};
+/// use solver_expectimax::{Preset, Solver};
+///
+/// let mut config = Preset::Fast.config();
+/// config.threads = 2;
+/// let solver = Solver::new(config)?;
+/// let mut game = Game::<game_core::Board>::new(Rules::default(), 7)?;
+/// let moves = solver.search_threads().run(|| {
+///     for _ in 0..20 {
+///         let Ok(d) = solver.decide(game.board(), game.rules()) else { break };
+///         game.play(d.direction).expect("a legal move");
+///     }
+///     game.moves()
+/// });
+/// assert_eq!(moves, 20);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct SearchThreads(Option<Arc<rayon::ThreadPool>>);
+
+impl SearchThreads {
+    /// Runs `f` on one of the search threads (here, for a one-thread
+    /// solver, which has none of its own), and returns what it returns.
+    pub fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.0 {
+            Some(pool) => pool.install(f),
+            None => f(),
+        }
+    }
 }
 
 /// What a solver keeps for its algorithm between decisions.
@@ -286,9 +329,9 @@ impl Solver {
                 .thread_name(|i| format!("expectimax-{i}"))
                 .build()
                 .map_err(|_| ConfigError::ThreadPool)?;
-            Some(pool)
+            SearchThreads(Some(Arc::new(pool)))
         } else {
-            None
+            SearchThreads(None)
         };
         // Two threads faulting in a lazily mapped table's pages at once
         // spend most of their time in the kernel: on the first 300 moves of
@@ -322,6 +365,12 @@ impl Solver {
     /// The settings.
     pub fn config(&self) -> &SearchConfig {
         &self.config
+    }
+
+    /// The search threads, to run a loop of decisions on (see
+    /// [`SearchThreads`]).
+    pub fn search_threads(&self) -> SearchThreads {
+        self.pool.clone()
     }
 
     /// The bytes held by the transposition table (0 when there is none).
@@ -408,7 +457,7 @@ impl Solver {
     /// Runs `tasks` on the pool (or here with one thread), keeping their
     /// order, so combining the results is the same for any thread count.
     fn run_tasks<T: Sync, R: Send>(&self, tasks: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-        match &self.pool {
+        match &self.pool.0 {
             Some(pool) => pool.install(|| tasks.par_iter().map(&f).collect()),
             None => tasks.iter().map(f).collect(),
         }
@@ -428,7 +477,7 @@ impl Solver {
             let mut state = init();
             chunk.iter().map(|t| f(&mut state, t)).collect::<Vec<R>>()
         };
-        match &self.pool {
+        match &self.pool.0 {
             Some(pool) => {
                 let chunk = tasks.len().div_ceil(3 * self.config.threads).max(1);
                 pool.install(|| tasks.par_chunks(chunk).flat_map_iter(run).collect())
@@ -518,7 +567,7 @@ impl Solver {
                 p4: p4 as f32,
                 deadline,
                 stop: &stop,
-                parallel: self.pool.is_some(),
+                parallel: self.pool.0.is_some(),
                 rewards,
             };
             let Some(mut totals) = self.search_root(&root, &shared, depth, &mut stats) else {

@@ -40,14 +40,18 @@ pub fn play_game<B: GameBoard, P: Player<B>>(
     let start = Instant::now();
     let mut game = Game::<B>::new(rules, seed)?;
     let mut decisions = Vec::new();
-    while !game.is_over() && max_moves.is_none_or(|m| game.moves() < m) {
-        let asked = Instant::now();
-        let Some(choice) = player.choose(&game) else { break };
-        decisions.push(asked.elapsed());
-        if game.play(choice.direction).is_err() {
-            break;
+    // On the player's own search threads, each decision starts at once
+    // (see `SearchThreads`).
+    player.search_threads().run(|| {
+        while !game.is_over() && max_moves.is_none_or(|m| game.moves() < m) {
+            let asked = Instant::now();
+            let Some(choice) = player.choose(&game) else { break };
+            decisions.push(asked.elapsed());
+            if game.play(choice.direction).is_err() {
+                break;
+            }
         }
-    }
+    });
     decisions.sort_unstable();
     let rank = |q: f64| {
         let n = decisions.len();
