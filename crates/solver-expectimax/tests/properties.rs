@@ -128,6 +128,40 @@ fn crowded_late_positions_agree_across_thread_counts() {
     }
 }
 
+/// A game played on the solver's own threads (`play_game` runs its loop
+/// through `Player::search_threads`) is the game played on one thread:
+/// the same moves, score and tile, and so the same decisions, whether a
+/// decision is asked from inside the pool or handed to it.
+#[test]
+fn games_on_the_search_threads_are_the_games_of_one_thread() {
+    use solver_expectimax::{ExpectimaxPlayer, Player, play_game};
+    let rules = Rules::default();
+    let record = |threads: usize| {
+        let mut player = ExpectimaxPlayer::new(config(Preset::Fast, 2, threads)).expect("valid");
+        play_game::<Board, _>(&mut player, rules, 11, Some(150)).expect("4x4 rules")
+    };
+    let (one, two) = (record(1), record(2));
+    assert_eq!(
+        (one.moves, one.score, one.max_tile),
+        (two.moves, two.score, two.max_tile),
+        "1 thread against 2"
+    );
+    assert_eq!(one.moves, 150);
+    // A decision asked on the pool equals one handed to it.
+    let solver = Solver::new(config(Preset::Default, 3, 2)).expect("valid");
+    for board in sample_boards(4, 3..=8, 9) {
+        let outside = solver.decide(&board, &rules).expect("a move");
+        let inside = solver.search_threads().run(|| solver.decide(&board, &rules).expect("a move"));
+        assert_eq!((outside.direction, outside.values), (inside.direction, inside.values));
+    }
+    // A random player has no threads of its own: its game runs here.
+    let mut random = solver_expectimax::RandomPlayer::new(3);
+    let here = std::thread::current().id();
+    let ran_on = Player::<Board>::search_threads(&random).run(|| std::thread::current().id());
+    assert_eq!(ran_on, here);
+    assert!(play_game::<Board, _>(&mut random, rules, 5, Some(20)).is_ok());
+}
+
 #[test]
 fn other_sizes_get_legal_moves() {
     for text in
