@@ -164,6 +164,11 @@ pub(crate) struct SearchSettings {
     /// crates/ntuple/weights/4x6.n2048).
     #[arg(long, value_name = "FILE")]
     pub(crate) weights: Option<PathBuf>,
+    /// The weight of the heuristic added to the network's values, 0 or
+    /// more; 0 searches with the network alone (ntuple presets only;
+    /// default: the preset's, 0.01).
+    #[arg(long, value_name = "W", value_parser = parse_heuristic)]
+    pub(crate) heuristic: Option<f32>,
 }
 
 /// The rules of the game.
@@ -551,6 +556,13 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
         }
     }
     let learned = matches!(preset.algorithm, Algorithm::Learned { .. });
+    if settings.heuristic.is_some() && !learned {
+        return Some(format!(
+            "--heuristic applies to the ntuple presets only, not to --preset {}, \
+             which searches with the heuristic alone",
+            settings.preset
+        ));
+    }
     if settings.weights.is_some() && !learned {
         return Some(format!(
             "--weights applies to the ntuple presets only, not to --preset {}: \
@@ -614,6 +626,14 @@ fn parse_probability(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
         Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
         _ => Err("expected a probability, between 0 and 1".to_owned()),
+    }
+}
+
+/// The weight of the heuristic in a learned search: finite, 0 or more.
+fn parse_heuristic(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(w) if w.is_finite() && w >= 0.0 => Ok(w),
+        _ => Err("expected a weight, a number of 0 or more".to_owned()),
     }
 }
 

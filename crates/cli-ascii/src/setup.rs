@@ -60,10 +60,15 @@ pub(crate) fn search_config(settings: &SearchSettings) -> SearchConfig {
     // `cli::parse` refuses these where the preset has no such setting.
     if let (
         Some(p),
-        Algorithm::Expectimax { prob_cutoff, .. } | Algorithm::Learned { prob_cutoff },
+        Algorithm::Expectimax { prob_cutoff, .. } | Algorithm::Learned { prob_cutoff, .. },
     ) = (settings.prob_cutoff, &mut config.algorithm)
     {
         *prob_cutoff = p;
+    }
+    if let (Some(w), Algorithm::Learned { heuristic, .. }) =
+        (settings.heuristic, &mut config.algorithm)
+    {
+        *heuristic = w;
     }
     if let (Some(b), Depth::Adaptive { bonus, .. }) = (settings.depth_bonus, &mut config.depth) {
         *bonus = b;
@@ -229,6 +234,7 @@ mod tests {
                 prob_cutoff: None,
                 depth_bonus: None,
                 weights: None,
+                heuristic: None,
             },
         }
     }

@@ -237,6 +237,16 @@ fn options_that_do_not_apply_are_refused() {
         "error: --weights applies to the ntuple presets only, not to --preset default: \
          add --preset ntuple or ntuple-deep (see --help)\n"
     );
+    let err = error_of(&["analyze", "--heuristic", "0.5", "2 0/0 2"], None, 2, "--heuristic");
+    assert_eq!(
+        err,
+        "error: --heuristic applies to the ntuple presets only, not to --preset default, \
+         which searches with the heuristic alone (see --help)\n"
+    );
+    for bad in ["-1", "inf", "NaN", "x"] {
+        let args = ["analyze", "--preset", "ntuple", "--heuristic", bad, "2 0/0 2"];
+        error_of(&args, None, 2, "expected a weight, a number of 0 or more");
+    }
     // The random player with the default preset, not written, still plays.
     let args = ["watch", "--player", "random", "--transcript", "--max-moves", "1", "--seed", "1"];
     let out = crate::util::stdout_of(&args);

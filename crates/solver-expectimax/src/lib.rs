@@ -37,7 +37,10 @@ mod table;
 mod tournament;
 mod tutorial;
 
-pub use config::{Algorithm, ConfigError, Depth, MAX_DEPTH, Preset, SearchConfig, UnknownPreset};
+pub use config::{
+    Algorithm, ConfigError, Depth, LEARNED_HEURISTIC, MAX_DEPTH, Preset, SearchConfig,
+    UnknownPreset,
+};
 pub use eval::{Evaluator, WeightedEvaluator, Weights};
 pub use player::{Choice, ExpectimaxPlayer, Player, RandomPlayer};
 pub use solver::{Decision, SearchError, SearchThreads, SharedEvaluator, Solver};

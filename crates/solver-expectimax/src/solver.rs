@@ -9,7 +9,7 @@ use game_core::{Board, Direction, GameBoard, Rules};
 use rayon::prelude::*;
 
 use crate::config::{Algorithm, ConfigError, Depth, SearchConfig};
-use crate::eval::{Evaluator, WeightedEvaluator};
+use crate::eval::{Evaluator, WeightedEvaluator, Weights};
 use crate::search::{Classes, LEAF_TABLE_BYTES, Shared, Task, split};
 use crate::stats::Stats;
 use crate::table::{Paging, TransTable};
@@ -234,6 +234,21 @@ impl Evaluator<Board> for Borrowed<'_> {
     }
 }
 
+/// A learned value with the heuristic added ([`Algorithm::Learned`]'s
+/// `heuristic`, [`crate::LEARNED_HEURISTIC`] in the presets).
+struct Shaped {
+    net: SharedEvaluator,
+    heuristic: WeightedEvaluator,
+    weight: f32,
+}
+
+impl Evaluator<Board> for Shaped {
+    #[inline]
+    fn evaluate(&self, board: &Board) -> f32 {
+        self.net.evaluate(board) + self.weight * self.heuristic.evaluate(board)
+    }
+}
+
 /// A 4x4 board of any type, scored by an evaluator of packed boards: the
 /// learned search on boards without a packed form, [`game_core::Grid`]s of
 /// size 4 (it rejects other sizes before searching) and boards with a tile
@@ -351,8 +366,16 @@ impl Solver {
                 tables: Tables::with_bytes(config.table_bytes, paging),
                 cutoff: prob_cutoff,
             },
-            (Algorithm::Learned { prob_cutoff }, Some(eval)) => Engine::Learned {
-                eval,
+            (Algorithm::Learned { prob_cutoff, heuristic }, Some(eval)) => Engine::Learned {
+                eval: if heuristic > 0.0 {
+                    Arc::new(Shaped {
+                        net: eval,
+                        heuristic: WeightedEvaluator::new(Weights::STANDARD),
+                        weight: heuristic,
+                    })
+                } else {
+                    eval
+                },
                 tables: Tables::with_bytes(config.table_bytes, paging),
                 cutoff: prob_cutoff,
             },
@@ -446,7 +469,7 @@ impl Solver {
         evaluator: &E,
     ) -> Result<Decision, SearchError> {
         let cutoff = match self.config.algorithm {
-            Algorithm::Expectimax { prob_cutoff, .. } | Algorithm::Learned { prob_cutoff } => {
+            Algorithm::Expectimax { prob_cutoff, .. } | Algorithm::Learned { prob_cutoff, .. } => {
                 prob_cutoff
             }
             Algorithm::Tutorial => 0.0,

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use game_core::{Board, Direction, GameBoard, Grid, Rules};
 use solver_expectimax::{
-    ConfigError, Depth, Evaluator, Preset, SearchConfig, SearchError, SharedEvaluator, Solver,
+    Algorithm, ConfigError, Depth, Evaluator, LEARNED_HEURISTIC, Preset, SearchConfig, SearchError,
+    SharedEvaluator, Solver, WeightedEvaluator, Weights,
 };
 
 use crate::support::sample_boards;
@@ -35,12 +36,72 @@ impl Evaluator<Board> for Zero {
     }
 }
 
+/// The `ntuple` preset at `depth`, searching with the evaluator alone
+/// (no heuristic added: these tests are about the search).
 fn config(depth: u32, threads: usize) -> SearchConfig {
+    with_heuristic(depth, threads, 0.0)
+}
+
+fn with_heuristic(depth: u32, threads: usize, weight: f32) -> SearchConfig {
     let mut config = Preset::Ntuple.config();
     config.depth = Depth::Fixed(depth);
     config.threads = threads;
     config.table_bytes = 1 << 20;
+    let Algorithm::Learned { heuristic, .. } = &mut config.algorithm else {
+        panic!("ntuple is a learned preset")
+    };
+    *heuristic = weight;
     config
+}
+
+/// `weight` times the heuristic, spelt out, to check the solver's own sum.
+#[derive(Debug)]
+struct Scaled(f32, WeightedEvaluator);
+
+impl Evaluator<Board> for Scaled {
+    fn evaluate(&self, board: &Board) -> f32 {
+        self.0 * self.1.evaluate(board)
+    }
+}
+
+/// The presets add the heuristic at [`LEARNED_HEURISTIC`]; a solver with a
+/// weight values every afterstate as the network's value plus that weight
+/// times the heuristic's (here with a network of zero, against the same sum
+/// given as the evaluator), on one and two threads; a negative or infinite
+/// weight is refused.
+#[test]
+fn the_heuristic_is_added_at_its_weight() {
+    for preset in [Preset::Ntuple, Preset::NtupleDeep] {
+        assert!(matches!(
+            preset.config().algorithm,
+            Algorithm::Learned { heuristic, .. } if heuristic == LEARNED_HEURISTIC
+        ));
+    }
+    let rules = Rules::default();
+    for threads in [1, 2] {
+        let shaped = Solver::with_evaluator(with_heuristic(2, threads, 0.25), Arc::new(Zero))
+            .expect("valid");
+        let spelt =
+            solver(2, threads, Arc::new(Scaled(0.25, WeightedEvaluator::new(Weights::STANDARD))));
+        let plain = solver(2, threads, Arc::new(Zero));
+        let mut differ = 0;
+        for board in sample_boards(12, 2..=8, 21) {
+            let (Ok(a), Ok(b), Ok(c)) = (
+                shaped.decide(&board, &rules),
+                spelt.decide(&board, &rules),
+                plain.decide(&board, &rules),
+            ) else {
+                continue;
+            };
+            assert_eq!((a.direction, a.values), (b.direction, b.values), "{board}");
+            differ += usize::from(a.values != c.values);
+        }
+        assert!(differ > 0, "the heuristic changed no value");
+    }
+    for bad in [-0.5, f32::INFINITY, f32::NAN] {
+        let err = Solver::with_evaluator(with_heuristic(1, 1, bad), Arc::new(Zero)).err();
+        assert_eq!(err, Some(ConfigError::BadHeuristic), "{bad}");
+    }
 }
 
 fn solver(depth: u32, threads: usize, eval: SharedEvaluator) -> Solver {
