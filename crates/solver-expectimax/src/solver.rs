@@ -170,8 +170,7 @@ pub struct Solver {
 /// A decision asked from another thread hands its work over to the pool and
 /// sleeps until the pool hands the result back: two wake-ups of sleeping
 /// threads, which on our 2-vCPU machine cost about 0.1 ms, a third of a
-/// `ntuple` decision and most of an early `default` one (docs/solver.md,
-/// "Handing decisions to the pool"). Asked from one of the pool's threads,
+/// `ntuple` decision (docs/solver.md, "Handing decisions to the pool"). Asked from one of the pool's threads,
 /// the decision starts at once and only the other threads join it late.
 /// Decisions are the same either way.
 ///
