@@ -82,29 +82,28 @@ fn stages_promote_a_resumed_network_and_never_go_back() {
     let checkpoint = out.0.join("checkpoint.bin");
     let resume = checkpoint.to_str().expect("UTF-8");
     let base = ["train", "--out", out.arg(), "--threads", "1", "--no-tc", "--episodes"];
-    let first = run(&[&base[..], &["2"]].concat(), None);
-    let stderr = String::from_utf8_lossy(&first.stderr);
-    assert!(first.status.success() && stderr.contains("(1 stage;"), "{stderr}");
-    let promoted = run(&[&base[..], &["3", "--resume", resume, "--stages", "2"]].concat(), None);
-    let stderr = String::from_utf8_lossy(&promoted.stderr);
-    assert!(promoted.status.success(), "{stderr}");
+    // Trains to `episodes` in all with `extra` options: success and stderr.
+    let train = |episodes: &str, extra: &[&str]| {
+        let output = run(&[&base[..], &[episodes], extra].concat(), None);
+        (output.status.success(), String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let (ok, stderr) = train("2", &[]);
+    assert!(ok && stderr.contains("(1 stage;"), "{stderr}");
+    let (ok, stderr) = train("3", &["--resume", resume, "--stages", "2"]);
+    assert!(ok, "{stderr}");
     assert!(stderr.contains("promoted the network from 1 to 2 stages"), "{stderr}");
     assert!(stderr.contains("(2 stages;") && stderr.contains("done: 3 episodes"), "{stderr}");
-    let back = run(&[&base[..], &["4", "--resume", resume, "--stages", "1"]].concat(), None);
-    let stderr = String::from_utf8_lossy(&back.stderr);
-    assert!(!back.status.success());
+    let (ok, stderr) = train("4", &["--resume", resume, "--stages", "1"]);
+    assert!(!ok);
     assert!(stderr.contains("has 2 stages and cannot go back to 1"), "{stderr}");
     // Without --stages the network keeps its own two.
-    let kept = run(&[&base[..], &["4", "--resume", resume]].concat(), None);
-    let stderr = String::from_utf8_lossy(&kept.stderr);
-    assert!(kept.status.success() && stderr.contains("(2 stages;"), "{stderr}");
+    let (ok, stderr) = train("4", &["--resume", resume]);
+    assert!(ok && stderr.contains("(2 stages;"), "{stderr}");
     // A third stage, and no fourth.
-    let three = run(&[&base[..], &["5", "--resume", resume, "--stages", "3"]].concat(), None);
-    let stderr = String::from_utf8_lossy(&three.stderr);
-    assert!(three.status.success(), "{stderr}");
+    let (ok, stderr) = train("5", &["--resume", resume, "--stages", "3"]);
+    assert!(ok, "{stderr}");
     assert!(stderr.contains("promoted the network from 2 to 3 stages"), "{stderr}");
     assert!(stderr.contains("(3 stages;") && stderr.contains("done: 5 episodes"), "{stderr}");
-    let four = run(&[&base[..], &["6", "--resume", resume, "--stages", "4"]].concat(), None);
-    let stderr = String::from_utf8_lossy(&four.stderr);
-    assert!(!four.status.success() && stderr.contains("--stages"), "{stderr}");
+    let (ok, stderr) = train("6", &["--resume", resume, "--stages", "4"]);
+    assert!(!ok && stderr.contains("--stages"), "{stderr}");
 }
