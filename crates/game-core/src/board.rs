@@ -258,7 +258,27 @@ impl Board {
 
     /// The 8 symmetries of the square: the identity, the rotations by 90,
     /// 180 and 270 degrees, and the four reflections.
+    #[inline]
     pub const fn symmetries(self) -> [Board; 8] {
+        if self.over <= TWO_32768 {
+            // The common case, moved on the first word alone (the second is
+            // 0 or the marker, the same on every symmetric board), with each
+            // mirror and the transpose computed once: the n-tuple trainer
+            // spent an eighth of its instructions here (docs/ntuple.md).
+            let (x, over) = (self.cells, self.over);
+            let (m, t) = (mirror_word(x), transpose_word(x));
+            let tm = mirror_word(t);
+            return [
+                Board { cells: x, over },
+                Board { cells: m, over },
+                Board { cells: flip_word(x), over },
+                Board { cells: flip_word(m), over },
+                Board { cells: t, over },
+                Board { cells: tm, over },
+                Board { cells: flip_word(t), over },
+                Board { cells: flip_word(tm), over },
+            ];
+        }
         let t = self.transpose();
         [
             self,
