@@ -133,6 +133,17 @@ const fn flip_word(x: u64) -> u64 {
     x >> 48 | (x >> 16 & 0xFFFF_0000) | (x << 16 & 0xFFFF_0000_0000) | x << 48
 }
 
+/// A packed word in the 8 symmetries of [`Board::symmetries`], in its
+/// order, with the transpose and each mirror computed once: the n-tuple
+/// trainer spent an eighth of its instructions on the symmetries when each
+/// was built from the last (docs/ntuple.md, "Where a training move goes").
+#[inline]
+const fn symmetric_words(x: u64) -> [u64; 8] {
+    let (m, t) = (mirror_word(x), transpose_word(x));
+    let tm = mirror_word(t);
+    [x, m, flip_word(x), flip_word(m), t, tm, flip_word(t), flip_word(tm)]
+}
+
 impl Board {
     /// The board with no tiles.
     pub const EMPTY: Board = Board { cells: 0, over: 0 };
@@ -260,36 +271,17 @@ impl Board {
     /// 180 and 270 degrees, and the four reflections.
     #[inline]
     pub const fn symmetries(self) -> [Board; 8] {
-        if self.over <= TWO_32768 {
-            // The common case, moved on the first word alone (the second is
-            // 0 or the marker, the same on every symmetric board), with each
-            // mirror and the transpose computed once: the n-tuple trainer
-            // spent an eighth of its instructions here (docs/ntuple.md).
-            let (x, over) = (self.cells, self.over);
-            let (m, t) = (mirror_word(x), transpose_word(x));
-            let tm = mirror_word(t);
-            return [
-                Board { cells: x, over },
-                Board { cells: m, over },
-                Board { cells: flip_word(x), over },
-                Board { cells: flip_word(m), over },
-                Board { cells: t, over },
-                Board { cells: tm, over },
-                Board { cells: flip_word(t), over },
-                Board { cells: flip_word(tm), over },
-            ];
+        let cells = symmetric_words(self.cells);
+        // The second word moves with the first, except 0 and the marker,
+        // which every symmetric board shares (as in `transpose`).
+        let over = if self.over <= TWO_32768 { [self.over; 8] } else { symmetric_words(self.over) };
+        let mut out = [Board::EMPTY; 8];
+        let mut i = 0;
+        while i < 8 {
+            out[i] = Board { cells: cells[i], over: over[i] };
+            i += 1;
         }
-        let t = self.transpose();
-        [
-            self,
-            self.mirror(),
-            self.flip(),
-            self.mirror().flip(),
-            t,
-            t.mirror(),
-            t.flip(),
-            t.mirror().flip(),
-        ]
+        out
     }
 
     #[inline]
