@@ -185,6 +185,22 @@ proptest! {
         for sym in board.symmetries() {
             prop_assert_eq!(multiset(&sym), multiset(&board));
         }
+        // The order is part of the contract: the n-tuple network sums its
+        // features in it, so a reordering would change values in their last
+        // bits and the committed games would no longer replay.
+        let flip = |b: &Board| transpose(&mirror(&transpose(b)));
+        let t = transpose(&board);
+        let ordered = [
+            board,
+            mirror(&board),
+            flip(&board),
+            flip(&mirror(&board)),
+            t,
+            mirror(&t),
+            flip(&t),
+            flip(&mirror(&t)),
+        ];
+        prop_assert_eq!(board.symmetries(), ordered);
     }
 
     #[test]
