@@ -11,6 +11,7 @@
 
 use std::hint::black_box;
 use std::io::Write;
+use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use game_core::{Board, Direction, Rules};
@@ -92,8 +93,11 @@ fn decide(c: &mut Criterion) {
                 // iteration: every iteration searches cold, as a fresh solver
                 // would, without timing the page faults of a new table. The
                 // decisions run on the solver's threads, as a game's do
-                // (`play_game`); `handed-over` times them asked from this
-                // thread instead, which costs two wake-ups per decision.
+                // (`play_game`), and are timed there: handing the set to the
+                // pool and waking this thread again when it is done, which a
+                // game does once, would otherwise be timed once per six
+                // decisions. `handed-over` times them asked from this thread
+                // instead, which costs two wake-ups per decision.
                 let pool = solver.search_threads();
                 let run = |set: &[&Position]| {
                     for p in set {
@@ -107,11 +111,18 @@ fn decide(c: &mut Criterion) {
                     }
                 };
                 group.bench_function(id, |b| {
-                    b.iter_batched(
-                        || solver.clear_table(),
-                        |()| pool.run(|| run(&set)),
-                        BatchSize::PerIteration,
-                    );
+                    b.iter_custom(|iters| {
+                        (0..iters)
+                            .map(|_| {
+                                solver.clear_table();
+                                pool.run(|| {
+                                    let start = Instant::now();
+                                    run(&set);
+                                    start.elapsed()
+                                })
+                            })
+                            .sum::<Duration>()
+                    });
                 });
                 if threads > 1 {
                     let id = BenchmarkId::new(phase, format!("{threads}t-handed-over"));
@@ -142,11 +153,11 @@ fn budget(c: &mut Criterion) {
     let mut group = c.benchmark_group("budget");
     group.sample_size(10);
     for ms in [5u64, 20, 50] {
-        let budget = std::time::Duration::from_millis(ms);
+        let budget = Duration::from_millis(ms);
         let mut config = config(Preset::Max, 2);
         config.time_budget = Some(budget);
         let solver = Solver::new(config).expect("valid");
-        let limit = budget.mul_f64(1.05) + std::time::Duration::from_micros(500);
+        let limit = budget.mul_f64(1.05) + Duration::from_micros(500);
         let times = std::sync::Mutex::new(Vec::new());
         group.bench_function(BenchmarkId::new("max-preset", format!("{ms}ms")), |b| {
             // A cold table each time, or the repeated positions would be

@@ -26,6 +26,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod awake;
 mod config;
 mod eval;
 mod hash;

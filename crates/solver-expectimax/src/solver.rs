@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use game_core::{Board, Direction, GameBoard, Rules};
 use rayon::prelude::*;
 
+use crate::awake::Pool;
 use crate::config::{Algorithm, ConfigError, Depth, SearchConfig};
 use crate::eval::{Evaluator, WeightedEvaluator, Weights};
 use crate::search::{Classes, LEAF_TABLE_BYTES, Shared, Task, split};
@@ -170,9 +171,12 @@ pub struct Solver {
 /// A decision asked from another thread hands its work over to the pool and
 /// sleeps until the pool hands the result back: two wake-ups of sleeping
 /// threads, which on our 2-vCPU machine cost about 0.1 ms, a third of a
-/// `ntuple` decision (docs/solver.md, "Handing decisions to the pool"). Asked from one of the pool's threads,
-/// the decision starts at once and only the other threads join it late.
-/// Decisions are the same either way.
+/// `ntuple` decision (docs/solver.md, "Handing decisions to the pool").
+/// Asked from one of the pool's threads, the decision starts at once. The
+/// other threads look for work during each search and for 2 ms after it,
+/// so in a loop of decisions they are awake when the next one starts
+/// (docs/solver.md, "Keeping the helpers awake"). Decisions are the same
+/// either way.
 ///
 /// ```
 /// use game_core::{Game, Rules};
@@ -193,14 +197,14 @@ pub struct Solver {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct SearchThreads(Option<Arc<rayon::ThreadPool>>);
+pub struct SearchThreads(Option<Arc<Pool>>);
 
 impl SearchThreads {
     /// Runs `f` on one of the search threads (here, for a one-thread
     /// solver, which has none of its own), and returns what it returns.
     pub fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         match &self.0 {
-            Some(pool) => pool.install(f),
+            Some(pool) => pool.run(f),
             None => f(),
         }
     }
@@ -343,7 +347,7 @@ impl Solver {
                 .thread_name(|i| format!("expectimax-{i}"))
                 .build()
                 .map_err(|_| ConfigError::ThreadPool)?;
-            SearchThreads(Some(Arc::new(pool)))
+            SearchThreads(Some(Arc::new(Pool::new(pool))))
         } else {
             SearchThreads(None)
         };
@@ -404,8 +408,12 @@ impl Solver {
     /// from a cold table (as benchmarks want). Decisions never need this:
     /// the table's entries stay exact from move to move and game to game.
     pub fn clear_table(&self) {
-        for table in self.engine.tables().into_iter().flat_map(Tables::iter) {
-            table.clear();
+        let tables = self.engine.tables().into_iter().flat_map(Tables::iter);
+        match &self.pool.0 {
+            // On the pool, which also keeps its threads awake for the
+            // decision that follows.
+            Some(pool) => pool.search(|| tables.for_each(|t| t.clear(true))),
+            None => tables.for_each(|t| t.clear(false)),
         }
     }
 
@@ -480,7 +488,7 @@ impl Solver {
     /// order, so combining the results is the same for any thread count.
     fn run_tasks<T: Sync, R: Send>(&self, tasks: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
         match &self.pool.0 {
-            Some(pool) => pool.install(|| tasks.par_iter().map(&f).collect()),
+            Some(pool) => pool.search(|| tasks.par_iter().map(&f).collect()),
             None => tasks.iter().map(f).collect(),
         }
     }
@@ -502,7 +510,7 @@ impl Solver {
         match &self.pool.0 {
             Some(pool) => {
                 let chunk = tasks.len().div_ceil(3 * self.config.threads).max(1);
-                pool.install(|| tasks.par_chunks(chunk).flat_map_iter(run).collect())
+                pool.search(|| tasks.par_chunks(chunk).flat_map_iter(run).collect())
             }
             None => run(tasks),
         }

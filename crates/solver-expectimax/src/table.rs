@@ -10,6 +10,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use rayon::prelude::*;
+
 /// The bytes of one entry.
 pub(crate) const ENTRY_BYTES: usize = 16;
 
@@ -74,10 +76,19 @@ impl TransTable {
     }
 
     /// Forgets every entry (and maps every page, as a side effect).
-    pub(crate) fn clear(&self) {
-        for slot in self.slots.iter() {
-            slot.check.store(0, Ordering::Relaxed);
-            slot.data.store(0, Ordering::Relaxed);
+    /// On a solver's pool (`parallel`), the threads clear slices of it at
+    /// once.
+    pub(crate) fn clear(&self, parallel: bool) {
+        let clear = |slots: &[Slot]| {
+            for slot in slots {
+                slot.check.store(0, Ordering::Relaxed);
+                slot.data.store(0, Ordering::Relaxed);
+            }
+        };
+        if parallel {
+            self.slots.par_chunks(1 << 16).for_each(clear);
+        } else {
+            clear(&self.slots);
         }
     }
 
