@@ -9,12 +9,12 @@
 //! second thread taking part in 37 of 100 runs (docs/solver.md, "Keeping
 //! the helpers awake"). So when a search starts, the helpers run a job
 //! that looks for work instead of sleeping, until [`GRACE`] after it ends
-//! (`Awake::spin` says when exactly they stop). They take work exactly as
-//! idle rayon workers do, so values and decisions are the same whether
+//! (`Awake::spin` says when exactly they stop). They run the pool's jobs
+//! as idle rayon workers do, so values and decisions are the same whether
 //! they are awake or not.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::{ThreadPool, Yield};
@@ -25,8 +25,9 @@ use rayon::{ThreadPool, Yield};
 /// game (30 ms a move in the terminal) spins a few percent of a core.
 const GRACE: Duration = Duration::from_millis(2);
 
-/// The longest a spinning job runs: the bound on how long it can hold up
-/// a job it was started inside (below), however often searches end.
+/// How long a spinning job keeps starting new work: the bound on how long
+/// it holds up a job it was started inside (below), but for the one piece
+/// of work it runs last.
 const MAX_SPIN: Duration = Duration::from_millis(20);
 
 /// A solver's rayon pool and what keeps its helpers awake.
@@ -43,9 +44,11 @@ struct Awake {
     /// Nanoseconds after `epoch` until which the helpers spin: [`GRACE`]
     /// after the last search started or ended.
     until: AtomicU64,
-    /// Helpers spinning now (each in its own job), so that a search starts
-    /// new jobs only when they have stopped.
-    spinning: AtomicUsize,
+    /// Per pool thread, whether a spinning job runs on it (or is queued
+    /// for it): a thread gets a new one only when it has none. Per thread,
+    /// because a job may stay on a thread's stack far longer than it spins
+    /// (below), and that must not keep the other threads from getting one.
+    spinning: Box<[AtomicBool]>,
 }
 
 impl Awake {
@@ -58,46 +61,43 @@ impl Awake {
     ///
     /// Rayon may start this job inside another that waits for a stolen
     /// half (a thread runs other jobs while it waits), and that job goes on
-    /// only when this one returns. So the job never waits for a search to
-    /// end, which could then never end: it stops at the first moment it
-    /// finds no work past `until`, which a running search does not move
-    /// (only searches starting or ending do), and after [`MAX_SPIN`] in any
-    /// case.
+    /// only when this one returns; and `yield_now` may run any job of the
+    /// pool here, a whole search or a caller's loop of decisions. So the
+    /// job never waits for a search to end, which could then never end: it
+    /// stops at the first moment it finds no work past `until`, which a
+    /// running search does not move (only searches starting or ending do),
+    /// and starts no new work after [`MAX_SPIN`].
     fn spin(&self) {
         let cap = self.now().saturating_add(MAX_SPIN.as_nanos() as u64);
         loop {
-            if let Some(Yield::Executed) = rayon::yield_now() {
-                continue;
-            }
+            let executed = matches!(rayon::yield_now(), Some(Yield::Executed));
             let now = self.now();
-            if now >= self.until.load(Ordering::Acquire) || now >= cap {
-                break;
+            if now >= cap || (!executed && now >= self.until.load(Ordering::Acquire)) {
+                return;
             }
-            // Let other processes' threads run on a shared core.
-            std::thread::yield_now();
+            if !executed {
+                // Let other processes' threads run on a shared core.
+                std::thread::yield_now();
+            }
         }
-        self.spinning.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
 impl Pool {
     pub(crate) fn new(threads: ThreadPool) -> Pool {
-        let awake = Awake {
-            epoch: Instant::now(),
-            until: AtomicU64::new(0),
-            spinning: AtomicUsize::new(0),
-        };
+        let spinning = (0..threads.current_num_threads()).map(|_| AtomicBool::new(false)).collect();
+        let awake = Awake { epoch: Instant::now(), until: AtomicU64::new(0), spinning };
         Pool { threads, awake: Arc::new(awake) }
     }
 
-    /// Runs `f` on the pool with no helper kept awake: for a caller's loop
-    /// of decisions, each of which keeps them awake itself.
+    /// Runs `f` on the pool, starting no spinning job itself: for a
+    /// caller's loop of decisions, each of which keeps the helpers awake.
     pub(crate) fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         self.threads.install(f)
     }
 
     /// Runs a search (or any parallel job) `f` on the pool, with the
-    /// helpers woken for it and kept awake for [`GRACE`] after it.
+    /// helpers woken for it and looking for work until [`GRACE`] after it.
     pub(crate) fn search<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         self.keep_awake();
         let result = self.threads.install(f);
@@ -107,22 +107,32 @@ impl Pool {
         result
     }
 
-    /// Moves `until` to [`GRACE`] from now, and starts the spinning job on
-    /// every thread but the caller's unless the helpers still spin.
+    /// Moves `until` to [`GRACE`] from now (never back, when searches run
+    /// at once), and queues a spinning job for every thread but the
+    /// caller's that has none.
     fn keep_awake(&self) {
         let awake = &self.awake;
-        awake.until.store(awake.now().saturating_add(GRACE.as_nanos() as u64), Ordering::Release);
-        if awake.spinning.load(Ordering::Acquire) > 0 {
-            return;
-        }
+        awake
+            .until
+            .fetch_max(awake.now().saturating_add(GRACE.as_nanos() as u64), Ordering::AcqRel);
         // A search asked from outside the pool has no caller among them.
         let caller = self.threads.current_thread_index();
-        let helpers = self.threads.current_num_threads() - usize::from(caller.is_some());
-        awake.spinning.fetch_add(helpers, Ordering::AcqRel);
+        // The threads this call gives a job: each flag is set by one call.
+        let mine: Vec<bool> = (awake.spinning.iter().enumerate())
+            .map(|(i, flag)| {
+                Some(i) != caller
+                    && !flag.load(Ordering::Acquire)
+                    && !flag.swap(true, Ordering::AcqRel)
+            })
+            .collect();
+        if !mine.contains(&true) {
+            return;
+        }
         let shared = Arc::clone(awake);
         self.threads.spawn_broadcast(move |ctx| {
-            if Some(ctx.index()) != caller {
+            if mine[ctx.index()] {
                 shared.spin();
+                shared.spinning[ctx.index()].store(false, Ordering::Release);
             }
         });
     }
@@ -141,7 +151,7 @@ mod tests {
     /// Waits (at most ten seconds, far past GRACE) for the helpers to stop.
     fn stopped(pool: &Pool) -> bool {
         let start = Instant::now();
-        while pool.awake.spinning.load(Ordering::Acquire) > 0 {
+        while pool.awake.spinning.iter().any(|f| f.load(Ordering::Acquire)) {
             if start.elapsed() > Duration::from_secs(10) {
                 return false;
             }
