@@ -173,8 +173,8 @@ pub struct Solver {
 /// threads, which on our 2-vCPU machine cost about 0.1 ms, a third of a
 /// `ntuple` decision (docs/solver.md, "Handing decisions to the pool").
 /// Asked from one of the pool's threads, the decision starts at once. The
-/// other threads look for work during each search and for 2 ms after it,
-/// so in a loop of decisions they are awake when the next one starts
+/// other threads keep looking for work until 2 ms after each search starts
+/// and ends, so in a loop of decisions they are awake when the next starts
 /// (docs/solver.md, "Keeping the helpers awake"). Decisions are the same
 /// either way.
 ///
@@ -412,8 +412,8 @@ impl Solver {
         match &self.pool.0 {
             // On the pool, which also keeps its threads awake for the
             // decision that follows.
-            Some(pool) => pool.search(|| tables.for_each(|t| t.clear(true))),
-            None => tables.for_each(|t| t.clear(false)),
+            Some(pool) => pool.search(|| tables.for_each(TransTable::par_clear)),
+            None => tables.for_each(TransTable::clear),
         }
     }
 

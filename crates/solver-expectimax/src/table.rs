@@ -30,6 +30,13 @@ pub(crate) struct TransTable {
     slots: Box<[Slot]>,
 }
 
+fn clear_slots(slots: &[Slot]) {
+    for slot in slots {
+        slot.check.store(0, Ordering::Relaxed);
+        slot.data.store(0, Ordering::Relaxed);
+    }
+}
+
 /// Marks a used slot, so that an all-zero slot never matches a key.
 const USED: u32 = 1 << 31;
 
@@ -76,20 +83,15 @@ impl TransTable {
     }
 
     /// Forgets every entry (and maps every page, as a side effect).
-    /// On a solver's pool (`parallel`), the threads clear slices of it at
-    /// once.
-    pub(crate) fn clear(&self, parallel: bool) {
-        let clear = |slots: &[Slot]| {
-            for slot in slots {
-                slot.check.store(0, Ordering::Relaxed);
-                slot.data.store(0, Ordering::Relaxed);
-            }
-        };
-        if parallel {
-            self.slots.par_chunks(1 << 16).for_each(clear);
-        } else {
-            clear(&self.slots);
-        }
+    pub(crate) fn clear(&self) {
+        clear_slots(&self.slots);
+    }
+
+    /// [`TransTable::clear`] by the threads of the rayon pool it is called
+    /// on, each a slice at a time: for a solver's pool only (elsewhere it
+    /// would start rayon's global pool).
+    pub(crate) fn par_clear(&self) {
+        self.slots.par_chunks(1 << 16).for_each(clear_slots);
     }
 
     /// The table's size in bytes.
