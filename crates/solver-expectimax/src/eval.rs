@@ -15,6 +15,16 @@ use game_core::{Board, GameBoard, MAX_EXPONENT, MAX_SIZE, row_exponents};
 pub trait Evaluator<B: GameBoard>: Send + Sync {
     /// The board's value.
     fn evaluate(&self, board: &B) -> f32;
+
+    /// What the search makes a lost board (one where no move changes
+    /// anything) worth, in a search from `root`: it must be below the value
+    /// of every board that search can reach, or the search may prefer
+    /// losing to a move that survives. The default, 0, suits evaluators
+    /// whose values are positive on every live board.
+    fn lost_value(&self, root: &B) -> f32 {
+        let _ = root;
+        0.0
+    }
 }
 
 /// Calls `f` with each row and each column of `board` as exponents, the
@@ -261,9 +271,46 @@ impl<B: GameBoard> Evaluator<B> for WeightedEvaluator {
         }
         self.lines(board)
     }
+
+    /// 0 from a root whose tiles are at most 32768, as in the public
+    /// program the weights come from: on such boards `base` outweighs the
+    /// other terms on every board a game reaches. Past 32768 it does not
+    /// (`131072 65536 32768 16384/…` boards score below 0, and a lost board
+    /// at 0 then looked better than every move), so from such a root a lost
+    /// board is worth less than the lowest value any board of its size can
+    /// have. Every board that search reaches holds a tile past 32768 too
+    /// (tiles only grow), so it has no packed form and its values never
+    /// enter the transposition table, where they would meet the others.
+    fn lost_value(&self, root: &B) -> f32 {
+        if root.max_exponent() <= 15 {
+            return 0.0;
+        }
+        let lowest = 2.0 * root.size() as f32 * self.lowest_line(root.size());
+        // Below the bound by a margin, for the rounding of the f32 sums.
+        lowest.min(0.0) * 1.01 - 1.0
+    }
 }
 
 impl WeightedEvaluator {
+    /// A lower bound of [`Weights::line`] over lines of `n` cells with
+    /// exponents up to [`MAX_EXPONENT`]: each term at its worst (at most
+    /// `n` empty cells and `n` tiles in runs, at most `n - 1` neighbour
+    /// steps for the monotonicity), for weights of any sign.
+    fn lowest_line(&self, n: usize) -> f32 {
+        let w = &self.weights;
+        let range = |powers: &[f32]| {
+            powers
+                .iter()
+                .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &p| (lo.min(p), hi.max(p)))
+        };
+        let (sum_lo, sum_hi) = range(&self.powers.sum);
+        let (mono_lo, mono_hi) = range(&self.powers.monotonicity);
+        let n = n as f32;
+        w.base + n * w.empty.min(0.0) + n * w.merges.min(0.0)
+            - w.monotonicity.max(0.0) * (n - 1.0) * (mono_hi - mono_lo)
+            - (w.sum * n * sum_hi).max(w.sum * n * sum_lo)
+    }
+
     /// The value of a board without a packed form, line by line: out of
     /// line and cold, so that the search's leaf loop, where
     /// [`Evaluator::evaluate`] is inlined, keeps only the table path.
@@ -295,6 +342,49 @@ mod tests {
             let (a, b) = (eval.evaluate(&board), eval.evaluate(&grid));
             assert!((a - b).abs() <= 1e-3 * a.abs().max(1.0), "{board}: {a} vs {b}");
         }
+    }
+
+    /// From a root holding a tile past 32768, a lost board is worth less
+    /// than any board of the root's size, whatever its tiles up to
+    /// `MAX_EXPONENT` (random boards, and boards built to score low: the
+    /// largest tiles, and the largest beside the smallest); from any other
+    /// root it is 0, as in the public program.
+    #[test]
+    fn past_32768_a_lost_board_is_below_every_board() {
+        let eval = WeightedEvaluator::new(Weights::STANDARD);
+        let two_32768: Board = "32768 32768 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().expect("board");
+        assert_eq!(eval.lost_value(&two_32768), 0.0);
+        assert_eq!(eval.lost_value(&Grid::from(two_32768)), 0.0);
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in game_core::MIN_SIZE..=MAX_SIZE {
+            let grid = |f: &mut dyn FnMut(usize) -> u8| {
+                let mut g = Grid::empty(n).expect("a size");
+                for i in 0..n * n {
+                    g = g.with_exponent_unchecked(i, f(i));
+                }
+                g
+            };
+            let root = grid(&mut |i| if i == 0 { 16 } else { 0 });
+            let lost = eval.lost_value(&root);
+            assert!(lost < 0.0, "size {n}: {lost}");
+            let mut boards = vec![
+                grid(&mut |_| MAX_EXPONENT),
+                grid(&mut |i| if (i / n + i % n) % 2 == 0 { MAX_EXPONENT } else { 1 }),
+            ];
+            boards.extend((0..300).map(|_| grid(&mut |_| (next() % 26) as u8)));
+            for board in &boards {
+                let v = eval.evaluate(board);
+                assert!(v > lost, "size {n}: {v} <= {lost} on {board:?}");
+            }
+        }
+        let board = Board::from_exponents([[MAX_EXPONENT, 1, MAX_EXPONENT, 1]; 4]).expect("board");
+        assert!(eval.evaluate(&board) > eval.lost_value(&board));
     }
 
     #[test]

@@ -148,22 +148,45 @@ pub(crate) struct Shared<'a, E> {
     /// Whether a max node adds the score each move gains (for a learned
     /// evaluator, whose values count only the score still to come).
     pub(crate) rewards: bool,
+    /// Where a max node's best starts and what a lost board is worth.
+    pub(crate) ends: Ends,
+}
+
+/// Where a max node's best starts, and what it is worth when no move is
+/// legal (a lost board).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ends {
+    floor: f32,
+    lost: f32,
+}
+
+impl Ends {
+    /// For a search from `root`: a lost board is worth the evaluator's
+    /// [`Evaluator::lost_value`]. A max node's best starts at 0 when that
+    /// is 0 and the values are the heuristic's, which are positive on every
+    /// live board such a search reaches, so a lost board is below them all;
+    /// otherwise at minus infinity: a learned value may fall below 0 near
+    /// the end of a game, and below a lost value under 0 every move that
+    /// survives is worth more.
+    pub(crate) fn new<B: GameBoard, E: Evaluator<B>>(eval: &E, root: &B, rewards: bool) -> Ends {
+        let lost = eval.lost_value(root);
+        let floor = if rewards || lost < 0.0 { f32::NEG_INFINITY } else { 0.0 };
+        Ends { floor, lost }
+    }
 }
 
 impl<E> Shared<'_, E> {
-    /// Where a max node's best starts: 0 for the heuristic, whose values
-    /// are positive on every live board, so a lost board (0) is below them
-    /// all; minus infinity for a learned value, which may fall below 0 near
-    /// the end of a game and must still beat losing.
+    /// Where a max node's best starts (see [`Ends::new`]).
     #[inline]
     pub(crate) fn floor(&self) -> f32 {
-        if self.rewards { f32::NEG_INFINITY } else { 0.0 }
+        self.ends.floor
     }
 
-    /// A max node's value from its best: 0 (lost) when no move was legal.
+    /// A max node's value from its best: the lost value when no move was
+    /// legal.
     #[inline]
-    pub(crate) fn lost_if_none(best: f32) -> f32 {
-        if best == f32::NEG_INFINITY { 0.0 } else { best }
+    pub(crate) fn lost_if_none(&self, best: f32) -> f32 {
+        if best == f32::NEG_INFINITY { self.ends.lost } else { best }
     }
 }
 
@@ -401,7 +424,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
                 }
             }
             self.stats.evals += evals;
-            return Ok(Shared::<E>::lost_if_none(best));
+            return Ok(self.shared.lost_if_none(best));
         }
         let hits: [Option<f32>; 4] = std::array::from_fn(|i| {
             if legal(i) { self.probe(&children[i], depth, class) } else { None }
@@ -419,7 +442,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
             };
             best = best.max(gains[i] + v);
         }
-        Ok(Shared::<E>::lost_if_none(best))
+        Ok(self.shared.lost_if_none(best))
     }
 }
 
@@ -455,6 +478,7 @@ mod tests {
                     stop: &stop,
                     parallel,
                     rewards: false,
+                    ends: Ends::new(&eval, &board, false),
                 };
                 pool.install(|| {
                     let mut task = Task::new(&shared);

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use crate::awake::Pool;
 use crate::config::{Algorithm, ConfigError, Depth, SearchConfig};
 use crate::eval::{Evaluator, WeightedEvaluator, Weights};
-use crate::search::{Classes, LEAF_TABLE_BYTES, Shared, Task, split};
+use crate::search::{Classes, Ends, LEAF_TABLE_BYTES, Shared, Task, split};
 use crate::stats::Stats;
 use crate::table::{Paging, TransTable};
 use crate::tutorial::Tutorial;
@@ -599,6 +599,7 @@ impl Solver {
                 stop: &stop,
                 parallel: self.pool.0.is_some(),
                 rewards,
+                ends: Ends::new(eval, board, rewards),
             };
             let Some(mut totals) = self.search_root(&root, &shared, depth, &mut stats) else {
                 break;
@@ -659,7 +660,7 @@ impl Solver {
             best,
             |task, v| {
                 let p = if task.four { shared.p4 } else { shared.p2 };
-                p * Shared::<E>::lost_if_none(v)
+                p * shared.lost_if_none(v)
             },
             |a, b| a + b,
         ))

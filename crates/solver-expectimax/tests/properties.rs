@@ -99,6 +99,35 @@ fn a_lost_board_gives_no_move_not_a_panic() {
     }
 }
 
+/// Past 32768 the heuristic's values fall below 0 (its sum and
+/// monotonicity terms outgrow its base), and a lost board at 0 used to look
+/// better than every move: on this board each preset took `down`, after
+/// which every spawn loses, over `right`, and valued both at 0.
+#[test]
+fn past_32768_the_heuristic_search_prefers_a_move_that_survives() {
+    let board: Board =
+        "131072 65536 32768 16384/256 512 1024 8192/128 64 32 4096/2 4 8 0".parse().expect("valid");
+    // Down fills the last empty cell's column and leaves one cell, whose
+    // spawn ends the game.
+    let (down, _) = board.slide(game_core::Direction::Down).expect("down moves");
+    assert!(
+        down.empty_cells()
+            .all(|i| { [1, 2].iter().all(|&e| down.with_exponent_unchecked(i, e).is_game_over()) })
+    );
+    for preset in [Preset::Fast, Preset::Default, Preset::Max] {
+        for depth in [1, 3] {
+            let decision =
+                solver(config(preset, depth, 1)).decide(&board, &Rules::default()).expect("a move");
+            assert_eq!(decision.direction, game_core::Direction::Right, "{preset}, depth {depth}");
+            let (right, down) = (
+                decision.value(game_core::Direction::Right),
+                decision.value(game_core::Direction::Down),
+            );
+            assert!(right > down, "{preset}, depth {depth}: {right:?} against {down:?}");
+        }
+    }
+}
+
 #[test]
 fn deep_searches_agree_across_thread_counts_on_real_positions() {
     for board in sample_boards(6, 3..=8, 5) {
