@@ -165,9 +165,10 @@ impl Ends {
     /// [`Evaluator::lost_value`]. A max node's best starts at 0 when that
     /// is 0 and the values are the heuristic's, which are positive on every
     /// live board such a search reaches, so a lost board is below them all;
-    /// otherwise at minus infinity: a learned value may fall below 0 near
-    /// the end of a game, and below a lost value under 0 every move that
-    /// survives is worth more.
+    /// otherwise at minus infinity, so that every move that survives is
+    /// worth more than losing (a learned value is 0 or more, a lost board a
+    /// hair below 0; the heuristic's lost value past 32768 is below all its
+    /// values).
     pub(crate) fn new<B: GameBoard, E: Evaluator<B>>(eval: &E, root: &B, rewards: bool) -> Ends {
         let lost = eval.lost_value(root);
         let floor = if rewards || lost < 0.0 { f32::NEG_INFINITY } else { 0.0 };

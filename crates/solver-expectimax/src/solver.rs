@@ -226,6 +226,21 @@ enum Engine {
 /// and threads that use it (a network is hundreds of megabytes).
 pub type SharedEvaluator = Arc<dyn Evaluator<Board>>;
 
+/// A learned estimate as the search uses it: the score still to come is
+/// never below 0, so an estimate under 0 (near the end of a game, where a
+/// network errs) counts as 0. Left as it was, a move into such a board
+/// looked worse than one after which every spawn loses (worth 0).
+#[inline]
+fn learned_value(estimate: f32) -> f32 {
+    estimate.max(0.0)
+}
+
+/// What a lost board is worth to a learned search: the score still to come
+/// is 0, but a hair below it, so that a move that survives beats one that
+/// loses when its value is 0 too. It vanishes in the rounding of a sum with
+/// any live value above about 1e-12, so no other value changes.
+const LEARNED_LOST: f32 = -1e-20;
+
 /// A shared evaluator borrowed for one decision: a sized handle on the
 /// trait object, which the generic search takes by reference.
 struct Borrowed<'a>(&'a dyn Evaluator<Board>);
@@ -233,7 +248,11 @@ struct Borrowed<'a>(&'a dyn Evaluator<Board>);
 impl Evaluator<Board> for Borrowed<'_> {
     #[inline]
     fn evaluate(&self, board: &Board) -> f32 {
-        self.0.evaluate(board)
+        learned_value(self.0.evaluate(board))
+    }
+
+    fn lost_value(&self, _: &Board) -> f32 {
+        LEARNED_LOST
     }
 }
 
@@ -267,7 +286,11 @@ impl<B: GameBoard> Evaluator<B> for Packed<'_> {
             }
         }
         // Every exponent a 4x4 board holds fits the packed board.
-        Board::from_exponents(rows).map_or(0.0, |packed| self.0.evaluate(&packed))
+        Board::from_exponents(rows).map_or(0.0, |packed| learned_value(self.0.evaluate(&packed)))
+    }
+
+    fn lost_value(&self, _: &B) -> f32 {
+        LEARNED_LOST
     }
 }
 

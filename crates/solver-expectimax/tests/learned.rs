@@ -54,6 +54,44 @@ fn with_heuristic(depth: u32, threads: usize, weight: f32) -> SearchConfig {
     config
 }
 
+/// A network whose every estimate is below 0, as near the end of a game.
+#[derive(Debug)]
+struct Gloomy;
+
+impl Evaluator<Board> for Gloomy {
+    fn evaluate(&self, board: &Board) -> f32 {
+        -1000.0 - board.count_empty() as f32
+    }
+}
+
+/// The score still to come is never below 0: an estimate under 0 counts as
+/// 0, and a move after which every spawn loses is worth less than one that
+/// survives. With the estimates as they were, `down` (which loses) was
+/// worth 0 and `right` (which survives, with a merge of two 2s next) about
+/// -1000, so the search chose to lose; on boards with and without a packed
+/// form (tiles past 32768), on one and two threads.
+#[test]
+fn a_learned_search_prefers_a_move_that_survives() {
+    let rules = Rules::default();
+    for text in [
+        "16384 8192 4096 2048/32 64 128 1024/16 8 4 512/2 4 8 0",
+        "131072 65536 32768 16384/256 512 1024 8192/128 64 32 4096/2 4 8 0",
+    ] {
+        let board: Board = text.parse().expect("valid");
+        let (down, _) = board.slide(Direction::Down).expect("down moves");
+        assert!(down.empty_cells().all(|i| {
+            [1, 2].iter().all(|&e| down.with_exponent_unchecked(i, e).is_game_over())
+        }));
+        for (depth, threads) in [(1, 1), (2, 1), (2, 2)] {
+            let decision =
+                solver(depth, threads, Arc::new(Gloomy)).decide(&board, &rules).expect("a move");
+            assert_eq!(decision.direction, Direction::Right, "{text}, depth {depth}");
+            let (right, down) = (decision.value(Direction::Right), decision.value(Direction::Down));
+            assert!(right >= Some(0.0) && down < Some(0.0), "{text}: {right:?}, {down:?}");
+        }
+    }
+}
+
 /// `weight` times the heuristic, spelt out, to check the solver's own sum.
 #[derive(Debug)]
 struct Scaled(f32, WeightedEvaluator);
