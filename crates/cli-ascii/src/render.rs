@@ -293,7 +293,10 @@ pub(crate) fn short_count(n: f64) -> String {
 }
 
 /// A search value for people: whole numbers as such, others to 2 decimals.
+/// A value that rounds to 0 is "0", never "-0.00": a learned search values
+/// a losing move a hair below 0.
 pub(crate) fn value_text(value: f64) -> String {
+    let value = if (value * 100.0).round() == 0.0 { 0.0 } else { value };
     if value.fract() == 0.0 && value.abs() < 1e15 {
         format!("{value:.0}")
     } else {
@@ -377,6 +380,9 @@ mod tests {
         assert_eq!(short_count(789_000_000_000.0), "789G");
         assert_eq!(value_text(1234.0), "1234");
         assert_eq!(value_text(0.126), "0.13");
+        assert_eq!(value_text(-1e-20), "0");
+        assert_eq!(value_text(-0.004), "0");
+        assert_eq!(value_text(-0.006), "-0.01");
     }
 
     #[test]

@@ -112,7 +112,8 @@ function renderHint(hint) {
     const v = hint.values[dir];
     const span = document.createElement("span");
     span.dataset.direction = dir;
-    span.textContent = `${ARROWS[dir]} ${v === null ? "\u2013" : Math.round(v).toLocaleString("en")}`;
+    // `|| 0` turns -0 (a learned search's losing move, a hair below 0) into 0.
+    span.textContent = `${ARROWS[dir]} ${v === null ? "\u2013" : (Math.round(v) || 0).toLocaleString("en")}`;
     if (dir === hint.direction) span.className = "best";
     values.appendChild(span);
   }
