@@ -272,17 +272,19 @@ impl<B: GameBoard> Evaluator<B> for WeightedEvaluator {
         self.lines(board)
     }
 
-    /// 0 from a root whose tiles are at most 32768, as in the public
-    /// program the weights come from: on such boards `base` outweighs the
-    /// other terms on every board a game reaches. Past 32768 it does not
-    /// (`131072 65536 32768 16384/…` boards score below 0, and a lost board
-    /// at 0 then looked better than every move), so from such a root a lost
-    /// board is worth less than the lowest value any board of its size can
-    /// have. Every board that search reaches holds a tile past 32768 too
-    /// (tiles only grow), so it has no packed form and its values never
-    /// enter the transposition table, where they would meet the others.
+    /// 0 from a 4x4 root whose tiles are at most 32768, the public
+    /// program's game, for which the weights were tuned: there `base`
+    /// outweighs the other terms on every board a game reaches. Elsewhere
+    /// it does not: crowded boards holding 131072 on 4x4, or many large
+    /// tiles in the longer lines of larger boards, score below 0, and a lost
+    /// board at 0 then looked better than every move. So from any other
+    /// root a lost board is worth less than the lowest value any board of
+    /// its size can have. A 4x4 board past 32768 keeps a tile past 32768
+    /// in every board its search reaches (tiles only grow), so it has no
+    /// packed form and its values never enter the transposition table,
+    /// where they would meet the others; other sizes never use the table.
     fn lost_value(&self, root: &B) -> f32 {
-        if root.max_exponent() <= 15 {
+        if root.size() == 4 && root.max_exponent() <= 15 {
             return 0.0;
         }
         let lowest = 2.0 * root.size() as f32 * self.lowest_line(root.size());
@@ -344,17 +346,20 @@ mod tests {
         }
     }
 
-    /// From a root holding a tile past 32768, a lost board is worth less
-    /// than any board of the root's size, whatever its tiles up to
-    /// `MAX_EXPONENT` (random boards, and boards built to score low: the
-    /// largest tiles, and the largest beside the smallest); from any other
-    /// root it is 0, as in the public program.
+    /// From a 4x4 root holding a tile past 32768, or a root of another
+    /// size, a lost board is worth less than any board of the root's size,
+    /// whatever its tiles up to `MAX_EXPONENT` (random boards, and boards
+    /// built to score low: the largest tiles, and the largest beside the
+    /// smallest); from a 4x4 root of tiles up to 32768 it is 0, as in the
+    /// public program.
     #[test]
-    fn past_32768_a_lost_board_is_below_every_board() {
+    fn outside_the_tuned_game_a_lost_board_is_below_every_board() {
         let eval = WeightedEvaluator::new(Weights::STANDARD);
         let two_32768: Board = "32768 32768 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().expect("board");
         assert_eq!(eval.lost_value(&two_32768), 0.0);
         assert_eq!(eval.lost_value(&Grid::from(two_32768)), 0.0);
+        let five = Grid::empty(5).expect("a size").with_exponent_unchecked(0, 1);
+        assert!(eval.lost_value(&five) < 0.0);
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = move || {
             x ^= x << 13;
@@ -370,7 +375,7 @@ mod tests {
                 }
                 g
             };
-            let root = grid(&mut |i| if i == 0 { 16 } else { 0 });
+            let root = grid(&mut |i| if i == 0 { if n == 4 { 16 } else { 1 } } else { 0 });
             let lost = eval.lost_value(&root);
             assert!(lost < 0.0, "size {n}: {lost}");
             let mut boards = vec![

@@ -128,6 +128,22 @@ fn past_32768_the_heuristic_search_prefers_a_move_that_survives() {
     }
 }
 
+/// Crowded boards larger than 4x4 score below 0 too (their lines are
+/// longer): on this 6x6 board `fast` valued every move at 0, a lost board's
+/// value, and took the first. It now ranks them.
+#[test]
+fn on_larger_boards_the_heuristic_search_ranks_moves_below_0() {
+    let board: Grid = "2 8 2 4 8 2/4 64 16 8 16 64/2 8 1024 64 8 16/4 64 4 128 1024 2/2 16 16 512 16 0/8 0 64 8 2 2"
+        .parse()
+        .expect("valid");
+    let decision =
+        solver(config(Preset::Fast, 2, 1)).decide(&board, &Rules::default()).expect("a move");
+    let values: Vec<f64> = decision.values.iter().flatten().copied().collect();
+    assert_eq!(values.len(), 4);
+    assert!(values.iter().any(|&v| v != values[0]), "{values:?}");
+    assert_eq!(decision.value(decision.direction), values.iter().copied().reduce(f64::max));
+}
+
 #[test]
 fn deep_searches_agree_across_thread_counts_on_real_positions() {
     for board in sample_boards(6, 3..=8, 5) {
