@@ -163,9 +163,12 @@ pub(crate) struct Ends {
 impl Ends {
     /// For a search from `root`: a lost board is worth the evaluator's
     /// [`Evaluator::lost_value`]. A max node's best starts at 0 when that
-    /// is 0 and the values are the heuristic's, which are positive on every
-    /// live board such a search reaches, so a lost board is below them all;
-    /// otherwise at minus infinity, so that every move that survives is
+    /// is 0 and the values are the heuristic's: the public program's rule,
+    /// kept so that its game (4x4, tiles up to 32768) searches as before,
+    /// where the heuristic is positive on the boards games reach (not on
+    /// all: a zigzag row such as `8192 2 4096 1024` scores below 0, and
+    /// such a max node is then worth what a lost board is); otherwise at
+    /// minus infinity, so that every move that survives is
     /// worth more than losing (a learned value is 0 or more, a lost board a
     /// hair below 0; the heuristic's lost value past 32768 is below all its
     /// values).
@@ -234,7 +237,8 @@ pub(crate) enum Work<B> {
 
 /// Splits the max node (board, depth, class) into its children's chance
 /// nodes, or keeps it whole when they are leaves (too cheap to be worth a
-/// task). A max node with no legal direction gives no work (its value is 0).
+/// task). A max node with no legal direction gives no work (it is worth the
+/// lost value, [`Ends`]).
 /// Returns the work and the move applications spent deciding.
 pub(crate) fn split<B: GameBoard>(
     board: &B,
@@ -401,7 +405,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
     }
 
     /// A max node: the best chance node over the directions that change the
-    /// board, or 0 (a lost board) when none does.
+    /// board, or the lost value ([`Ends`]) when none does.
     pub(crate) fn max(&mut self, board: &B, depth: u32, class: u32) -> Result<f32, Aborted> {
         self.stats.moves += 4;
         let (children, gains) = moves(board, self.shared.rewards);

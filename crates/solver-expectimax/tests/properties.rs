@@ -5,7 +5,10 @@ use game_core::{Board, GameBoard, Grid, Rules};
 use proptest::prelude::*;
 use std::sync::Arc;
 
-use solver_expectimax::{Algorithm, Depth, Evaluator, Preset, SearchConfig, SearchError, Solver};
+use solver_expectimax::{
+    Algorithm, Depth, Evaluator, Preset, SearchConfig, SearchError, Solver, WeightedEvaluator,
+    Weights,
+};
 
 use crate::support::sample_boards;
 
@@ -128,6 +131,30 @@ fn past_32768_the_heuristic_search_prefers_a_move_that_survives() {
     }
 }
 
+/// In the tuned game (4x4, tiles up to 32768) a lost board stays worth 0,
+/// so every value is what it was before lost values were introduced: these
+/// are `fast`'s values at depth 2 from a build of `a24fbd3`, to the bit,
+/// including a zigzag board where the heuristic is below 0 after both
+/// moves and the tie goes to the first, as in the public program.
+#[test]
+fn the_tuned_game_searches_as_before() {
+    let pinned: [(&str, [Option<f64>; 4]); 4] = [
+        ("16 4 2 0/4 2 0 0/2 0 0 0/0 0 0 0", [None, Some(1602650.75), None, Some(1602650.75)]),
+        ("256 64 16 4/32 8 4 2/8 2 0 0/2 0 0 0", [None, Some(1522823.375), None, Some(1548526.25)]),
+        (
+            "8192 2048 512 128/4096 1024 256 64/16 32 8 4/2 4 2 0",
+            [None, Some(0.0), None, Some(889391.125)],
+        ),
+        ("8192 2 4096 1024/512 256 128 64/4 8 16 32/2 4 2 0", [None, Some(0.0), None, Some(0.0)]),
+    ];
+    for (text, values) in pinned {
+        let board: Board = text.parse().expect("valid");
+        let decision =
+            solver(config(Preset::Fast, 2, 1)).decide(&board, &Rules::default()).expect("a move");
+        assert_eq!(decision.values, values, "{text}");
+    }
+}
+
 /// Crowded boards larger than 4x4 score below 0 too (their lines are
 /// longer): on this 6x6 board `fast` valued every move at 0, a lost board's
 /// value, and took the first. It now ranks them.
@@ -142,6 +169,9 @@ fn on_larger_boards_the_heuristic_search_ranks_moves_below_0() {
     assert_eq!(values.len(), 4);
     assert!(values.iter().any(|&v| v != values[0]), "{values:?}");
     assert_eq!(decision.value(decision.direction), values.iter().copied().reduce(f64::max));
+    // Below 0, yet above losing: no move loses at once here.
+    let lost = f64::from(WeightedEvaluator::new(Weights::STANDARD).lost_value(&board));
+    assert!(values.iter().all(|&v| v < 0.0 && v > lost), "{values:?} against {lost}");
 }
 
 #[test]
