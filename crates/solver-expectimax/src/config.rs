@@ -123,6 +123,10 @@ pub enum ConfigError {
     BadHeuristic,
     /// An evaluator was given to a search that does not use one.
     UnusedEvaluator,
+    /// A weight of [`Algorithm::Expectimax`]'s [`Weights`] is not finite,
+    /// or one of its two powers is negative (an empty cell's 0 would then
+    /// weigh infinitely).
+    BadWeights,
 }
 
 /// The deepest depth a search accepts.
@@ -141,6 +145,9 @@ impl fmt::Display for ConfigError {
             ConfigError::UnusedEvaluator => f.write_str("only a learned search takes an evaluator"),
             ConfigError::BadHeuristic => {
                 f.write_str("the heuristic's weight must be a finite number, 0 or more")
+            }
+            ConfigError::BadWeights => {
+                f.write_str("the evaluator's weights must be finite, and its powers 0 or more")
             }
         }
     }
@@ -171,6 +178,15 @@ impl SearchConfig {
             && !(heuristic.is_finite() && heuristic >= 0.0)
         {
             return Err(ConfigError::BadHeuristic);
+        }
+        if let Algorithm::Expectimax { weights: w, .. } = self.algorithm {
+            let finite = [w.base, w.empty, w.merges, w.monotonicity, w.sum]
+                .iter()
+                .chain([&w.monotonicity_power, &w.sum_power])
+                .all(|x| x.is_finite());
+            if !finite || w.monotonicity_power < 0.0 || w.sum_power < 0.0 {
+                return Err(ConfigError::BadWeights);
+            }
         }
         Ok(())
     }

@@ -274,6 +274,19 @@ fn bad_settings_are_errors() {
     assert_eq!(Solver::new(c).err(), Some(ConfigError::BadDepth));
     c.depth = Depth::Fixed(40);
     assert_eq!(Solver::new(c).err(), Some(ConfigError::TooDeep(40)));
+    for bad in [
+        Weights { sum_power: -1.0, ..Weights::STANDARD },
+        Weights { monotonicity_power: -0.5, ..Weights::STANDARD },
+        Weights { base: f32::NAN, ..Weights::STANDARD },
+        Weights { merges: f32::INFINITY, ..Weights::STANDARD },
+    ] {
+        let mut c = config(Preset::Fast, 2, 1);
+        let Algorithm::Expectimax { weights, .. } = &mut c.algorithm else {
+            panic!("fast is expectimax")
+        };
+        *weights = bad;
+        assert_eq!(Solver::new(c).err(), Some(ConfigError::BadWeights), "{bad:?}");
+    }
     assert!("nope".parse::<Preset>().is_err());
     assert_eq!("DEFAULT".parse::<Preset>(), Ok(Preset::Default));
 }
