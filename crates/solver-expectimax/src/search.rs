@@ -168,9 +168,9 @@ impl Ends {
     /// where the heuristic is positive on the boards games reach (not on
     /// all: a zigzag row such as `8192 2 4096 1024` scores below 0, and
     /// such a max node is then worth what a lost board is); otherwise at
-    /// minus infinity, so that every move that survives is
-    /// worth more than losing (a learned value is 0 or more, a lost board a
-    /// hair below 0; the heuristic's lost value past 32768 is below all its
+    /// minus infinity, so that every move that survives is worth more than
+    /// losing (a learned value is 0 or more, a lost board a hair below 0;
+    /// outside the tuned game the heuristic's lost value is below all its
     /// values).
     pub(crate) fn new<B: GameBoard, E: Evaluator<B>>(eval: &E, root: &B, rewards: bool) -> Ends {
         let lost = eval.lost_value(root);
