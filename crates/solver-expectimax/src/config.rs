@@ -180,10 +180,17 @@ impl SearchConfig {
             return Err(ConfigError::BadHeuristic);
         }
         if let Algorithm::Expectimax { weights: w, .. } = self.algorithm {
-            let finite = [w.base, w.empty, w.merges, w.monotonicity, w.sum]
-                .iter()
-                .chain([&w.monotonicity_power, &w.sum_power])
-                .all(|x| x.is_finite());
+            let finite = [
+                w.base,
+                w.empty,
+                w.merges,
+                w.monotonicity,
+                w.monotonicity_power,
+                w.sum,
+                w.sum_power,
+            ]
+            .iter()
+            .all(|x| x.is_finite());
             if !finite || w.monotonicity_power < 0.0 || w.sum_power < 0.0 {
                 return Err(ConfigError::BadWeights);
             }

@@ -263,6 +263,9 @@ impl WeightedEvaluator {
     }
 }
 
+/// The largest tile of the game the weights were tuned on: 32768.
+const TUNED_MAX_EXPONENT: u8 = 15;
+
 impl<B: GameBoard> Evaluator<B> for WeightedEvaluator {
     fn evaluate(&self, board: &B) -> f32 {
         // The row table covers 4-bit cells; a board with a tile above 32768
@@ -287,7 +290,7 @@ impl<B: GameBoard> Evaluator<B> for WeightedEvaluator {
     /// packed form and its values never enter the transposition table,
     /// where they would meet the others; other sizes never use the table.
     fn lost_value(&self, root: &B) -> f32 {
-        if root.size() == 4 && root.max_exponent() <= 15 {
+        if root.size() == 4 && root.max_exponent() <= TUNED_MAX_EXPONENT {
             return 0.0;
         }
         let lowest = 2.0 * root.size() as f32 * self.lowest_line(root.size());

@@ -274,8 +274,9 @@ impl Evaluator<Board> for Shaped {
 /// A 4x4 board of any type, scored by an evaluator of packed boards: the
 /// learned search on boards without a packed form, [`game_core::Grid`]s of
 /// size 4 (it rejects other sizes before searching) and boards with a tile
-/// past 32768 (which the network then reads clamped to 32768).
-struct Packed<'a>(&'a dyn Evaluator<Board>);
+/// past 32768 (which the network then reads clamped to 32768), through
+/// the learned values of [`Borrowed`].
+struct Packed<'a>(Borrowed<'a>);
 
 impl<B: GameBoard> Evaluator<B> for Packed<'_> {
     fn evaluate(&self, board: &B) -> f32 {
@@ -286,7 +287,7 @@ impl<B: GameBoard> Evaluator<B> for Packed<'_> {
             }
         }
         // Every exponent a 4x4 board holds fits the packed board.
-        Board::from_exponents(rows).map_or(0.0, |packed| learned_value(self.0.evaluate(&packed)))
+        Board::from_exponents(rows).map_or(0.0, |packed| self.0.evaluate(&packed))
     }
 
     fn lost_value(&self, _: &B) -> f32 {
@@ -478,7 +479,14 @@ impl Solver {
                         // No packed form (a Grid, or a tile past 32768):
                         // no table (its keys are packed boards), the
                         // evaluator through a copy.
-                        self.decide_expectimax(board, rules, *cutoff, &Packed(&**eval), None, true)
+                        self.decide_expectimax(
+                            board,
+                            rules,
+                            *cutoff,
+                            &Packed(Borrowed(&**eval)),
+                            None,
+                            true,
+                        )
                     }
                 }
             }
