@@ -1,6 +1,14 @@
 //! `cargo xtask bench`: runs the criterion benches of the engine and the
 //! solver, then summarises the medians criterion wrote under
 //! `target/criterion` as one Markdown table.
+//!
+//! With `--rounds N` it runs them N times, one round after another, and
+//! gives each benchmark's median over the rounds with its range, and for
+//! every benchmark measured on several thread counts (ids ending in `/1t`,
+//! `/2t`, ...) the speed-up over one thread taken within each round. On a
+//! shared virtual machine the same binary's time moves by tens of percent
+//! from one minute to the next, so a ratio of two runs minutes apart says
+//! little; a ratio of two runs seconds apart, repeated, says more.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -14,24 +22,41 @@ use crate::util::{Result, cargo, run_checked};
 pub(crate) const BENCH_CRATES: &[&str] = &["game-core", "solver-expectimax"];
 
 /// What `bench` was asked to do.
-#[derive(Debug, Default, Clone, PartialEq, Eq, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub(crate) struct BenchArgs {
     /// Pass criterion's --quick (criterion 0.8 stops sampling once the
     /// significance level is reached).
     #[arg(long)]
     pub(crate) quick: bool,
+    /// Run the benches this many times and report medians over the rounds,
+    /// their ranges and the thread speed-ups within each round.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) rounds: u32,
     /// Arguments for criterion itself, after `--` (e.g. a name filter).
     #[arg(last = true, value_name = "CRITERION_ARGS")]
     pub(crate) criterion_args: Vec<String>,
 }
 
 pub(crate) fn run(args: &BenchArgs) -> Result<()> {
-    let rows = run_benches(args)?;
+    let mut rounds = Vec::new();
+    for round in 1..=args.rounds {
+        if args.rounds > 1 {
+            println!("\n==> round {round} of {}", args.rounds);
+        }
+        rounds.push(run_benches(args)?);
+    }
     println!();
-    if rows.is_empty() {
-        println!("No criterion results were written by this run.");
-    } else {
-        print!("{}", markdown_table(&rows));
+    match rounds.as_slice() {
+        [rows] if rows.is_empty() => println!("No criterion results were written by this run."),
+        [rows] => print!("{}", markdown_table(rows)),
+        _ => {
+            print!("{}", rounds_table(&rounds));
+            let scaling = scaling_table(&rounds);
+            if !scaling.is_empty() {
+                println!();
+                print!("{scaling}");
+            }
+        }
     }
     Ok(())
 }
@@ -256,6 +281,99 @@ pub(crate) fn markdown_table(rows: &[BenchRow]) -> String {
     out
 }
 
+/// Each benchmark's median over the rounds that measured it, with the
+/// fastest and slowest round, in the order of the first round that has it.
+pub(crate) fn rounds_table(rounds: &[Vec<BenchRow>]) -> String {
+    let mut out = String::from(
+        "| benchmark | rounds | median of the rounds | fastest | slowest |\n|---|---:|---:|---:|---:|\n",
+    );
+    for id in ids_in_order(rounds) {
+        let times: Vec<f64> =
+            rounds.iter().flatten().filter(|r| r.id == id).map(|r| r.median_ns).collect();
+        let (fastest, slowest) = min_max(&times);
+        out.push_str(&format!(
+            "| `{id}` | {} | {} | {} | {} |\n",
+            times.len(),
+            format_ns(median(&times)),
+            format_ns(fastest),
+            format_ns(slowest)
+        ));
+    }
+    out
+}
+
+/// For every benchmark id of the form `PREFIX/<n>t` with n > 1 whose
+/// `PREFIX/1t` ran in the same round: the one-thread time divided by the
+/// n-thread time, per round, as its median over the rounds and its range.
+/// Empty when no round has such a pair.
+pub(crate) fn scaling_table(rounds: &[Vec<BenchRow>]) -> String {
+    let mut lines = String::new();
+    for id in ids_in_order(rounds) {
+        let Some((prefix, threads)) = split_threads(&id) else { continue };
+        if threads < 2 {
+            continue;
+        }
+        let one = format!("{prefix}/1t");
+        let ratios: Vec<f64> = rounds
+            .iter()
+            .filter_map(|round| {
+                let time = |id: &str| round.iter().find(|r| r.id == id).map(|r| r.median_ns);
+                Some(time(&one)? / time(&id)?)
+            })
+            .collect();
+        if ratios.is_empty() {
+            continue;
+        }
+        let (low, high) = min_max(&ratios);
+        let each: Vec<String> = ratios.iter().map(|r| format!("{r:.2}")).collect();
+        lines.push_str(&format!(
+            "| `{prefix}` | {threads} | {:.2} | {low:.2} to {high:.2} | {} |\n",
+            median(&ratios),
+            each.join(", ")
+        ));
+    }
+    if lines.is_empty() {
+        return lines;
+    }
+    format!(
+        "| benchmark | threads | speed-up over 1 thread, median of the rounds | range | each round |\n\
+         |---|---:|---:|---|---|\n{lines}"
+    )
+}
+
+/// `("decide/default/early", 2)` from `decide/default/early/2t`.
+fn split_threads(id: &str) -> Option<(&str, u32)> {
+    let (prefix, last) = id.rsplit_once('/')?;
+    let threads = last.strip_suffix('t')?.parse().ok()?;
+    Some((prefix, threads))
+}
+
+/// Every id of the rounds once, in the order of first appearance.
+fn ids_in_order(rounds: &[Vec<BenchRow>]) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for row in rounds.iter().flatten() {
+        if !ids.contains(&row.id) {
+            ids.push(row.id.clone());
+        }
+    }
+    ids
+}
+
+/// The median of a non-empty list (the mean of the middle two for an even
+/// length).
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let mid = sorted.len() / 2;
+    if sorted.len().is_multiple_of(2) { (sorted[mid - 1] + sorted[mid]) / 2.0 } else { sorted[mid] }
+}
+
+fn min_max(values: &[f64]) -> (f64, f64) {
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (min, max)
+}
+
 /// A time in nanoseconds with a unit that keeps three or four significant
 /// digits: `1.93 ns`, `12.4 µs`, `3.21 s`.
 pub(crate) fn format_ns(ns: f64) -> String {
@@ -357,6 +475,39 @@ mod tests {
         assert_eq!(rows.len(), 1, "only `new/`, not `base/`");
         assert_eq!(rows[0].id, "moves/left");
         assert!(stale.is_empty());
+    }
+
+    #[test]
+    fn summarises_rounds_and_thread_speed_ups_within_each_round() {
+        let row = |id: &str, ms: f64| BenchRow {
+            id: id.to_owned(),
+            median_ns: ms * 1e6,
+            throughput: None,
+        };
+        let rounds = vec![
+            vec![row("d/early/1t", 4.0), row("d/early/2t", 2.0), row("moves/left", 1.0)],
+            vec![row("d/early/1t", 6.0), row("d/early/2t", 4.0), row("moves/left", 3.0)],
+            // A round where 2t ran without 1t gives no ratio.
+            vec![row("d/early/2t", 1.0), row("moves/left", 2.0)],
+        ];
+        assert_eq!(
+            rounds_table(&rounds),
+            "| benchmark | rounds | median of the rounds | fastest | slowest |\n\
+             |---|---:|---:|---:|---:|\n\
+             | `d/early/1t` | 2 | 5.00 ms | 4.00 ms | 6.00 ms |\n\
+             | `d/early/2t` | 3 | 2.00 ms | 1.00 ms | 4.00 ms |\n\
+             | `moves/left` | 3 | 2.00 ms | 1.00 ms | 3.00 ms |\n"
+        );
+        assert_eq!(
+            scaling_table(&rounds),
+            "| benchmark | threads | speed-up over 1 thread, median of the rounds | range | each round |\n\
+             |---|---:|---:|---|---|\n\
+             | `d/early` | 2 | 1.75 | 1.50 to 2.00 | 2.00, 1.50 |\n"
+        );
+        assert_eq!(scaling_table(&rounds[2..]), "", "no pair, no table");
+        assert_eq!(split_threads("decide/fast/late/12t"), Some(("decide/fast/late", 12)));
+        assert_eq!(split_threads("decide/fast/late/2t-handed-over"), None);
+        assert_eq!(split_threads("moves/left"), None);
     }
 
     #[test]

@@ -114,7 +114,13 @@ mod tests {
             panic!("not bench")
         };
         assert!(bench.quick);
+        assert_eq!(bench.rounds, 1);
         assert_eq!(bench.criterion_args, ["moves", "--quick"]);
+        let Task::Bench(bench) = parse(&["bench", "--rounds", "5"]).unwrap() else {
+            panic!("not bench")
+        };
+        assert_eq!(bench.rounds, 5);
+        assert!(parse(&["bench", "--rounds", "0"]).is_err(), "at least one round");
         let Task::Results(results) = parse(&["results", "--committed"]).unwrap() else {
             panic!("not results")
         };

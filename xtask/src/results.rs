@@ -123,8 +123,11 @@ pub(crate) fn run(args: &ResultsArgs) -> Result<()> {
     let binary = build_cli()?;
     commands.push("cargo build --release -p cli-ascii".to_owned());
 
-    let bench_rows =
-        bench::run_benches(&BenchArgs { quick: args.quick, criterion_args: Vec::new() })?;
+    let bench_rows = bench::run_benches(&BenchArgs {
+        quick: args.quick,
+        rounds: 1,
+        criterion_args: Vec::new(),
+    })?;
     for krate in bench::BENCH_CRATES {
         commands
             .push(format!("cargo bench -p {krate}{}", if args.quick { " -- --quick" } else { "" }));
