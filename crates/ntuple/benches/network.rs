@@ -1,9 +1,11 @@
 //! The network's speed: one board's value (ns per board, over boards from
 //! real games, so that the look-ups miss the caches as they do in play),
-//! the greedy move, training moves per second on one and two threads, and
+//! the greedy move, training moves per second on one and two threads (from
+//! a fresh network, and from the shipped weights as a real run goes), and
 //! the learned presets' decision time by game phase.
 
 use std::hint::black_box;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -70,27 +72,52 @@ fn bench(c: &mut Criterion) {
     });
     group.finish();
 
-    // Training: moves per second, timed over a fixed number of episodes
-    // from the warm network's level (fresh networks play short games).
+    // Training: time per move over the first 300 episodes of a fresh
+    // network, whose short games touch few weights and mostly hit the
+    // caches (`threads-N`), and over 40 episodes resumed from the shipped
+    // weights, whose long games and 1.5 GiB of weights and TC state miss
+    // them as a real run does (`shipped-threads-N`).
     let mut group = c.benchmark_group("train");
     group.sample_size(10).measurement_time(Duration::from_secs(20));
     for threads in [1usize, 2] {
         group.bench_function(format!("threads-{threads}"), |b| {
             b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iters {
-                    let t = trainer(threads, Some(300));
-                    let start = Instant::now();
-                    t.run(&AtomicBool::new(false));
-                    let took = start.elapsed();
-                    // Per move, so the figure is ns per training move.
-                    total += took.div_f64(t.counters().moves as f64);
-                }
-                total
+                (0..iters).map(|_| time_per_move(trainer(threads, Some(300)))).sum()
+            })
+        });
+    }
+    let shipped = ntuple::load_weights(Path::new(ntuple::SHIPPED_WEIGHTS))
+        .expect("the shipped weights (crates/ntuple/weights)");
+    for threads in [1usize, 2] {
+        group.bench_function(format!("shipped-threads-{threads}"), |b| {
+            b.iter_custom(|iters| {
+                (0..iters)
+                    .map(|_| {
+                        // A fresh copy each time (untimed), so every sample
+                        // starts from the same network.
+                        let net = Network::from_weights(shipped.network.weights())
+                            .expect("the shipped shape");
+                        let mut config = TrainConfig::standard();
+                        config.threads = threads;
+                        config.episodes = Some(shipped.episodes + 40);
+                        let counters =
+                            Counters { episodes: shipped.episodes, ..Counters::default() };
+                        time_per_move(Trainer::new(config, net, counters).expect("valid"))
+                    })
+                    .sum()
             })
         });
     }
     group.finish();
+}
+
+/// Runs `t` to its episode limit and returns the time per move it played,
+/// so that the bench's figure is ns per training move.
+fn time_per_move(t: Trainer) -> Duration {
+    let before = t.counters().moves;
+    let start = Instant::now();
+    t.run(&AtomicBool::new(false));
+    start.elapsed().div_f64((t.counters().moves - before) as f64)
 }
 
 /// The solver's committed bench positions (early, middle and late game).
