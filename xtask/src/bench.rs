@@ -43,11 +43,20 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
         if args.rounds > 1 {
             println!("\n==> round {round} of {}", args.rounds);
         }
-        rounds.push(run_benches(args)?);
+        let rows = run_benches(args)?;
+        // Each round's own table as it ends, so that a failure in a later
+        // round loses none of the earlier ones.
+        if args.rounds > 1 && !rows.is_empty() {
+            println!("\nround {round}:");
+            print!("{}", markdown_table(&rows));
+        }
+        rounds.push(rows);
     }
     println!();
     match rounds.as_slice() {
-        [rows] if rows.is_empty() => println!("No criterion results were written by this run."),
+        _ if rounds.iter().all(Vec::is_empty) => {
+            println!("No criterion results were written by this run.");
+        }
         [rows] => print!("{}", markdown_table(rows)),
         _ => {
             print!("{}", rounds_table(&rounds));
@@ -304,8 +313,9 @@ pub(crate) fn rounds_table(rounds: &[Vec<BenchRow>]) -> String {
 
 /// For every benchmark id of the form `PREFIX/<n>t` with n > 1 whose
 /// `PREFIX/1t` ran in the same round: the one-thread time divided by the
-/// n-thread time, per round, as its median over the rounds and its range.
-/// Empty when no round has such a pair.
+/// n-thread time, per round, as its median over the rounds and its range,
+/// and each round's ratio in round order (`–` for a round without the
+/// pair). Empty when no round has such a pair.
 pub(crate) fn scaling_table(rounds: &[Vec<BenchRow>]) -> String {
     let mut lines = String::new();
     for id in ids_in_order(rounds) {
@@ -314,18 +324,23 @@ pub(crate) fn scaling_table(rounds: &[Vec<BenchRow>]) -> String {
             continue;
         }
         let one = format!("{prefix}/1t");
-        let ratios: Vec<f64> = rounds
+        // Per round, in round order; `None` where a round lacks either.
+        let per_round: Vec<Option<f64>> = rounds
             .iter()
-            .filter_map(|round| {
+            .map(|round| {
                 let time = |id: &str| round.iter().find(|r| r.id == id).map(|r| r.median_ns);
                 Some(time(&one)? / time(&id)?)
             })
             .collect();
+        let ratios: Vec<f64> = per_round.iter().flatten().copied().collect();
         if ratios.is_empty() {
             continue;
         }
         let (low, high) = min_max(&ratios);
-        let each: Vec<String> = ratios.iter().map(|r| format!("{r:.2}")).collect();
+        let each: Vec<String> = per_round
+            .iter()
+            .map(|r| r.map_or_else(|| "–".to_owned(), |r| format!("{r:.2}")))
+            .collect();
         lines.push_str(&format!(
             "| `{prefix}` | {threads} | {:.2} | {low:.2} to {high:.2} | {} |\n",
             median(&ratios),
@@ -502,7 +517,7 @@ mod tests {
             scaling_table(&rounds),
             "| benchmark | threads | speed-up over 1 thread, median of the rounds | range | each round |\n\
              |---|---:|---:|---|---|\n\
-             | `d/early` | 2 | 1.75 | 1.50 to 2.00 | 2.00, 1.50 |\n"
+             | `d/early` | 2 | 1.75 | 1.50 to 2.00 | 2.00, 1.50, – |\n"
         );
         assert_eq!(scaling_table(&rounds[2..]), "", "no pair, no table");
         assert_eq!(split_threads("decide/fast/late/12t"), Some(("decide/fast/late", 12)));

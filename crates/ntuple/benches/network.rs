@@ -76,7 +76,10 @@ fn bench(c: &mut Criterion) {
     // network, whose short games touch few weights and mostly hit the
     // caches (`threads-N`), and over 40 episodes resumed from the shipped
     // weights, whose long games and 1.5 GiB of weights and TC state miss
-    // them as a real run does (`shipped-threads-N`).
+    // them as a real run does (`shipped-threads-N`). `cli-ascii train`
+    // asks glibc for huge pages; run the bench with
+    // `GLIBC_TUNABLES=glibc.malloc.hugetlb=1` to compare with it, since a
+    // process cannot set that for itself once started.
     let mut group = c.benchmark_group("train");
     group.sample_size(10).measurement_time(Duration::from_secs(20));
     for threads in [1usize, 2] {

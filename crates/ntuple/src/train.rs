@@ -151,11 +151,11 @@ impl Coherence {
     /// Rust. The TD update of an afterstate comes one move after it was
     /// chosen, and its 32 pairs (in 512 MiB of state a stage, unlike its
     /// weights, which choosing it just read) are almost all cache misses.
-    /// Loaded when the afterstate is chosen, they arrive while the next
-    /// move's look-ups run instead of stalling the update one after
-    /// another (1 thread, 2,000 episodes from the shipped file, three
-    /// alternating rounds: 0.51, 0.56, 0.65 M moves/s before, 0.66, 0.70,
-    /// 0.75 after; docs/ntuple.md, "Speed").
+    /// Issued together here, the 32 misses overlap one another and the
+    /// spawn and moves that follow, where the update met them a few at a
+    /// time inside its loop (about 1.3 times the training moves per
+    /// second on one thread, 1.2 to 1.4 on two: docs/ntuple.md, "The TC
+    /// pairs, read one move early").
     #[inline]
     fn touch(&self, features: &[u32; N_FEATURES]) {
         let mut any = 0;
