@@ -40,15 +40,22 @@ fn value_sum(net: &Network, boards: &[Board]) -> f32 {
     boards.iter().map(|&board| net.value(black_box(board))).sum()
 }
 
-fn trainer(threads: usize, episodes: Option<u64>) -> Trainer {
+/// A trainer of the standard settings on `threads` threads that plays
+/// `episodes` episodes from `net`, whose training so far `counters` gives.
+fn trainer(threads: usize, net: Network, counters: Counters, episodes: u64) -> Trainer {
     let mut config = TrainConfig::standard();
     config.threads = threads;
-    config.episodes = episodes;
-    Trainer::new(config, Network::filled(0.0), Counters::default()).expect("valid")
+    config.episodes = Some(counters.episodes + episodes);
+    Trainer::new(config, net, counters).expect("valid")
+}
+
+/// [`trainer`] from a fresh network.
+fn fresh_trainer(threads: usize, episodes: u64) -> Trainer {
+    trainer(threads, Network::filled(0.0), Counters::default(), episodes)
 }
 
 fn bench(c: &mut Criterion) {
-    let warm = trainer(1, Some(500));
+    let warm = fresh_trainer(1, 500);
     warm.run(&AtomicBool::new(false));
     let net = warm.network();
     let boards = positions(net, 100_000);
@@ -85,7 +92,7 @@ fn bench(c: &mut Criterion) {
     for threads in [1usize, 2] {
         group.bench_function(format!("threads-{threads}"), |b| {
             b.iter_custom(|iters| {
-                (0..iters).map(|_| time_per_move(trainer(threads, Some(300)))).sum()
+                (0..iters).map(|_| time_per_move(fresh_trainer(threads, 300))).sum()
             })
         });
     }
@@ -100,12 +107,9 @@ fn bench(c: &mut Criterion) {
                         // starts from the same network.
                         let net = Network::from_weights(shipped.network.weights())
                             .expect("the shipped shape");
-                        let mut config = TrainConfig::standard();
-                        config.threads = threads;
-                        config.episodes = Some(shipped.episodes + 40);
                         let counters =
                             Counters { episodes: shipped.episodes, ..Counters::default() };
-                        time_per_move(Trainer::new(config, net, counters).expect("valid"))
+                        time_per_move(trainer(threads, net, counters, 40))
                     })
                     .sum()
             })
