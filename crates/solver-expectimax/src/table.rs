@@ -66,6 +66,13 @@ impl TransTable {
     /// A table of at most `bytes` bytes (as many entries as fit);
     /// `None` when that is not even one entry; its pages mapped as `paging`
     /// says.
+    // Never inlined: compiled alone, LLVM turns the allocation and its
+    // zeroing below into one `calloc`, whose zero pages the kernel maps
+    // only when a search first touches them. Inlined into a large caller
+    // (the dev profile's `main`, issue 36 item 5) it did not, and `analyze
+    // --preset max` wrote all of a 1 GB table before searching: 3.9 s and
+    // 1.05 GB against 0.08 s and 28 MB.
+    #[inline(never)]
     pub(crate) fn with_bytes(bytes: usize, paging: Paging) -> Option<TransTable> {
         let entries = bytes / ENTRY_BYTES;
         if entries == 0 {
