@@ -50,6 +50,8 @@ pub enum FileErrorKind {
     /// The file does not start with the format's magic bytes; the format
     /// expected.
     NotOurs(&'static str),
+    /// A training checkpoint where a weights file was expected.
+    Checkpoint,
     /// A version of the format this build does not read.
     Version(u32),
     /// The file holds a network of another shape.
@@ -85,6 +87,10 @@ impl fmt::Display for FileError {
         match &self.kind {
             FileErrorKind::Io(source) => write!(f, "{source}"),
             FileErrorKind::NotOurs(expected) => write!(f, "not {expected} (wrong magic bytes)"),
+            FileErrorKind::Checkpoint => f.write_str(
+                "a training checkpoint, not a weights file: write its network as one with \
+                 `cli-ascii export-weights CHECKPOINT OUT` and use that",
+            ),
             FileErrorKind::Version(v) => {
                 write!(f, "format version {v}, this build reads versions 1 and 2")
             }
@@ -291,6 +297,16 @@ impl Checkpoint {
     }
 }
 
+/// Whether the file starts with a checkpoint's magic bytes (a file
+/// shorter than them does not), read without reading the rest.
+pub(crate) fn is_checkpoint(path: &Path) -> Result<bool, FileError> {
+    let mut magic = Vec::with_capacity(CHECKPOINT_MAGIC.len());
+    File::open(path)
+        .and_then(|f| f.take(CHECKPOINT_MAGIC.len() as u64).read_to_end(&mut magic))
+        .map_err(|e| FileError::new(path, FileErrorKind::Io(e)))?;
+    Ok(magic == CHECKPOINT_MAGIC)
+}
+
 /// Reads the whole of `path`.
 pub(crate) fn read_all(path: &Path) -> Result<Vec<u8>, FileError> {
     let io_err = |source| FileError::new(path, FileErrorKind::Io(source));
@@ -405,11 +421,7 @@ pub fn load_checkpoint(path: &Path) -> Result<Checkpoint, FileError> {
 /// # Errors
 /// As [`load_checkpoint`] or [`crate::load_weights`].
 pub fn load_resumable(path: &Path) -> Result<Checkpoint, FileError> {
-    let mut magic = [0u8; 8];
-    File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .map_err(|e| FileError::new(path, FileErrorKind::Io(e)))?;
-    if &magic == CHECKPOINT_MAGIC {
+    if is_checkpoint(path)? {
         return load_checkpoint(path);
     }
     // Anything else is read as a weights file, whose loader names what is

@@ -6,7 +6,8 @@
 //!   summed per board, with a set of weights per stage of the game when
 //!   the network has more than one ([`stage`]: from the first 16384, and
 //!   while an 8192 stands beside it);
-//! - [`Trainer`]: TD(0) with temporal-coherence learning rates, on threads
+//! - [`Trainer`]: backward TD(λ) with temporal-coherence learning rates and
+//!   restarts from the middle of each game, on threads
 //!   sharing one network;
 //! - [`save_checkpoint`] / [`load_checkpoint`]: the whole training state;
 //! - [`save_weights`] / [`load_weights`]: the compact file that is shipped.
@@ -34,7 +35,7 @@ pub use network::{
     STAGE_2_EXPONENT, STAGE_EXPONENT, StageError, TUPLE_ENTRIES, TUPLE_LEN, features, stage,
 };
 pub use train::{
-    CURVE_MILESTONES, Counters, CurveRow, Episode, Progress, RESTART_TILES, TrainConfig,
+    CURVE_MILESTONES, Counters, CurveRow, Episode, Progress, RESTART_TILES, Restarts, TrainConfig,
     TrainError, Trainer,
 };
 pub use weights::{SCALE, Weights, load_weights, save_weights, shared_network};

@@ -1,23 +1,33 @@
-//! The trainer: TD(0) learning of afterstate values from self-play, with
+//! The trainer: TD(λ) learning of afterstate values from self-play, with
 //! temporal-coherence (TC) learning rates, on threads sharing one network.
 //!
 //! Each episode is one game played greedily by the network itself: from a
-//! state, every move's reward plus the value of its afterstate is compared,
-//! the best is played, and the previous afterstate's value is moved toward
-//! what followed it (`reward + value of the new afterstate`, or 0 when the
-//! game ended). This is Szubert and Jaśkowski's afterstate TD learning; the
-//! TC rates (Beal and Smith, as used for 2048 by Jaśkowski) give every
-//! weight its own step, large while its errors agree in sign and shrinking
-//! as they start to cancel out, so no learning-rate schedule is needed.
+//! state, every move's reward plus the value of its afterstate is compared
+//! and the best is played. When the game ends, its afterstates are updated
+//! backward, from the last to the first, each toward its λ-return: the
+//! reward of the next move, plus `1 - λ` times the next afterstate's value
+//! (just updated) and `λ` times that afterstate's own return (0 after the
+//! last). This is Szubert and Jaśkowski's afterstate TD learning with the
+//! λ-returns computed backward at the episode's end, as in Matsuzaki's
+//! backward TC learning and ziap/2048-tdl. The TC rates (Beal and Smith, as
+//! used for 2048 by Jaśkowski) give every weight its own step, large while
+//! its errors agree in sign and shrinking as they start to cancel out, so
+//! no learning-rate schedule is needed.
 //!
-//! Restarts (Matsuzaki's restart strategy, close to Jaśkowski's carousel
-//! shaping): a greedy game from the empty board reaches 16384 a few times in
-//! a hundred, so the boards that decide the late game are the rarest in
-//! training. The trainer keeps the board of each moment a game first made
-//! 8192, 16384 or 32768 (a bounded pool per tile), and starts a share of
-//! its episodes from one of them: a tile chosen uniformly among those with
-//! boards, then a board of it. Episodes started there feed the pools of the
-//! next tile, so training climbs with the network.
+//! Restarts. A greedy game from the empty board reaches 16384 a few times
+//! in a hundred, so the boards that decide the late game are the rarest in
+//! training. Two ways to train on them more:
+//! - [`Restarts::Middle`] (Matsuzaki's restart strategy, the default): once
+//!   a game ends, play it again from the afterstate halfway through it with
+//!   a fresh spawn, and again from the middle of that game, until a game
+//!   lasts 10 moves or fewer. An episode then trains on several times the
+//!   moves of its first game (about six times, measured), most of them in
+//!   its late game.
+//! - [`Restarts::Pools`]: keep the board of each moment a game first made
+//!   8192, 16384 or 32768 (a bounded pool per tile), and start a share of
+//!   the episodes from one of them: a tile chosen uniformly among those with
+//!   boards, then a board of it. Episodes started there feed the pools of
+//!   the next tile, so training climbs with the network.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -61,34 +71,59 @@ pub struct TrainConfig {
     pub four_probability: f64,
     /// Episodes per learning-curve row.
     pub curve_every: u64,
-    /// The share of episodes that restart from a kept late-game board
-    /// (see the module docs) rather than the empty board; 0 turns restarts
-    /// off. Episodes start from the empty board until a pool has a board.
-    pub restart_share: f64,
+    /// The trace decay of the backward TD(λ) update, from 0 (each
+    /// afterstate learns from the next one's value alone: TD(0)) to 1 (from
+    /// the score that the rest of the game actually made).
+    pub lambda: f32,
+    /// Which boards episodes are played again from (see the module docs).
+    pub restarts: Restarts,
 }
 
+/// Where training plays the late game again (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Restarts {
+    /// Every episode is one game from the empty board.
+    Off,
+    /// Each game is played again from its middle until a game is short.
+    Middle,
+    /// This share of the episodes starts from a kept board that first made
+    /// 8192, 16384 or 32768 (from the empty board until a pool has one).
+    Pools {
+        /// From 0 to 1.
+        share: f64,
+    },
+}
+
+/// A restarted game shorter than this many moves ends an episode's chain
+/// of restarts from the middle (the public recipe's bound).
+const MIDDLE_MIN_MOVES: usize = 10;
+
 impl TrainConfig {
-    /// The settings we train with: TC rates with a meta rate of 0.25, the
-    /// standard rules, a curve row per 10,000 episodes, and half the
-    /// episodes restarted from late-game boards.
-    ///
-    /// A meta rate of 1 (Jaśkowski's choice) learns as fast on one thread,
-    /// but with two threads it diverged in 4 of 6 short runs (weights past
-    /// 100,000 within 300 episodes): early on nearly every board shares the
-    /// same few features, two threads then step the same weights by a full
-    /// error each, and the doubled step overshoots. 0.5 diverged less, 0.25
-    /// never did, and on one thread learned as fast as 1 over the first 300
-    /// episodes.
+    /// The settings we train with, the public recipe of ziap/2048-tdl:
+    /// TC rates with a meta rate of 1, backward TD(λ) with λ = 0.5, restarts
+    /// from the middle of each game; the standard rules, two threads, and a
+    /// curve row per 10,000 episodes. docs/ntuple.md ("The recipe") has
+    /// the experiments that chose them.
     pub fn standard() -> TrainConfig {
         TrainConfig {
             seed: 1,
             threads: 2,
-            alpha: 0.25,
+            alpha: 1.0,
             coherence: true,
             episodes: None,
             four_probability: 0.1,
             curve_every: 10_000,
-            restart_share: 0.5,
+            lambda: 0.5,
+            restarts: Restarts::Middle,
+        }
+    }
+
+    /// The share of episodes started from a kept board: 0 unless restarts
+    /// come from pools.
+    fn pool_share(&self) -> f64 {
+        match self.restarts {
+            Restarts::Pools { share } => share,
+            Restarts::Off | Restarts::Middle => 0.0,
         }
     }
 }
@@ -106,6 +141,8 @@ pub enum TrainError {
     NoCurve,
     /// The restart share is not in [0, 1].
     BadRestartShare(f64),
+    /// λ is not in [0, 1].
+    BadLambda(f32),
 }
 
 impl std::fmt::Display for TrainError {
@@ -120,6 +157,7 @@ impl std::fmt::Display for TrainError {
             TrainError::BadRestartShare(r) => {
                 write!(f, "the share of restarted episodes must be from 0 to 1, not {r}")
             }
+            TrainError::BadLambda(l) => write!(f, "lambda must be from 0 to 1, not {l}"),
         }
     }
 }
@@ -148,14 +186,7 @@ impl Coherence {
     }
 
     /// Reads the pairs of `features` and drops them: a prefetch in safe
-    /// Rust. The TD update of an afterstate comes one move after it was
-    /// chosen, and its 32 pairs (in 512 MiB of state a stage, unlike its
-    /// weights, which choosing it just read) are almost all cache misses.
-    /// Issued together here, the 32 misses overlap one another and the
-    /// spawn and moves that follow, where the update met them a few at a
-    /// time inside its loop (about 1.3 times the training moves per
-    /// second on one thread, 1.2 to 1.4 on two: docs/ntuple.md, "The TC
-    /// pairs, read one move early").
+    /// Rust (see [`Trainer::learn_backward`]).
     #[inline]
     fn touch(&self, features: &[u32; N_FEATURES]) {
         let mut any = 0;
@@ -166,17 +197,30 @@ impl Coherence {
     }
 }
 
+/// One move of a game, kept until the game ends and its afterstates learn.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    /// The afterstate's weight indices.
+    features: [u32; N_FEATURES],
+    /// The afterstate, for a restart from it.
+    after: Board,
+    /// The score the move made.
+    reward: u32,
+}
+
 /// What one episode came to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Episode {
     /// The game's score.
     pub score: u64,
-    /// Moves played.
+    /// Moves played, in the game and in its restarts from the middle
+    /// (every move trained on).
     pub moves: u64,
     /// The largest exponent reached (11 = 2048).
     pub max_exponent: u8,
     /// Whether it started from a kept late-game board (then `score` counts
-    /// only what was scored after the restart).
+    /// only what was scored after the restart). `score` and `max_exponent`
+    /// are the first game's: restarts from its middle are not counted.
     pub restarted: bool,
 }
 
@@ -319,8 +363,11 @@ impl Trainer {
         if config.curve_every == 0 {
             return Err(TrainError::NoCurve);
         }
-        if !(0.0..=1.0).contains(&config.restart_share) {
-            return Err(TrainError::BadRestartShare(config.restart_share));
+        if !(0.0..=1.0).contains(&config.pool_share()) {
+            return Err(TrainError::BadRestartShare(config.pool_share()));
+        }
+        if !(0.0..=1.0).contains(&config.lambda) {
+            return Err(TrainError::BadLambda(config.lambda));
         }
         let tc = match (config.coherence, tc) {
             (false, _) => None,
@@ -415,12 +462,13 @@ impl Trainer {
         std::thread::scope(|scope| {
             for _ in 0..self.config.threads {
                 scope.spawn(|| {
+                    let mut path = Vec::new();
                     while !stop.load(Ordering::Relaxed) {
                         let i = self.next_episode.fetch_add(1, Ordering::Relaxed);
                         if self.config.episodes.is_some_and(|limit| i >= limit) {
                             break;
                         }
-                        let episode = self.play_episode(i);
+                        let episode = self.episode(i, &mut path);
                         self.record(&episode, clock());
                     }
                 });
@@ -470,34 +518,44 @@ impl Trainer {
 
     /// Plays episode `i` greedily and learns from it.
     pub fn play_episode(&self, i: u64) -> Episode {
+        self.episode(i, &mut Vec::new())
+    }
+
+    /// [`Trainer::play_episode`] with a buffer for the games' moves.
+    fn episode(&self, i: u64, path: &mut Vec<Step>) -> Episode {
         let mut rng = self.episode_rng(i);
         let p4 = self.config.four_probability;
-        let (mut board, restarted) = match self.restart_board(&mut rng) {
+        let (start, restarted) = match self.restart_board(&mut rng) {
             Some(board) => (board, true),
             None => (spawn(spawn(Board::EMPTY, &mut rng, p4), &mut rng, p4), false),
         };
+        let (score, end) = self.play_game(start, &mut rng, path);
+        self.learn_backward(path);
+        let mut moves = path.len() as u64;
+        if self.config.restarts == Restarts::Middle {
+            while path.len() > MIDDLE_MIN_MOVES {
+                let start = spawn(path[path.len() / 2].after, &mut rng, p4);
+                self.play_game(start, &mut rng, path);
+                self.learn_backward(path);
+                moves += path.len() as u64;
+            }
+        }
+        Episode { score, moves, max_exponent: end.max_exponent(), restarted }
+    }
+
+    /// Plays one greedy game from `board` into `path` (cleared first),
+    /// keeping boards for pool restarts; returns its score and last board.
+    fn play_game(&self, mut board: Board, rng: &mut GameRng, path: &mut Vec<Step>) -> (u64, Board) {
+        let p4 = self.config.four_probability;
+        path.clear();
         // The next restart tile this game may keep: those the start board
         // already holds are not new.
         let mut next_keep = RESTART_TILES.partition_point(|&e| e <= board.max_exponent());
-        let mut previous: Option<([u32; N_FEATURES], f32)> = None;
-        let (mut score, mut moves) = (0u64, 0u64);
-        loop {
-            let Some(best) = self.net.best_move(board) else {
-                if let Some((f, v)) = previous {
-                    self.learn(&f, -v);
-                }
-                break;
-            };
-            if let Some((f, v)) = previous {
-                self.learn(&f, best.reward as f32 + best.value - v);
-            }
-            if let Some(tc) = &self.tc {
-                tc.touch(&best.features);
-            }
-            previous = Some((best.features, best.value));
+        let mut score = 0u64;
+        while let Some(best) = self.net.best_move(board) {
+            path.push(Step { features: best.features, after: best.after, reward: best.reward });
             score += u64::from(best.reward);
-            moves += 1;
-            board = spawn(best.after, &mut rng, p4);
+            board = spawn(best.after, rng, p4);
             // A move that made the next kept tile scored at least its value.
             if next_keep < RESTART_TILES.len()
                 && best.reward >= 1 << RESTART_TILES[next_keep]
@@ -508,17 +566,42 @@ impl Trainer {
                 {
                     next_keep += 1;
                 }
-                self.keep(next_keep - 1, board, &mut rng);
+                self.keep(next_keep - 1, board, rng);
             }
         }
-        Episode { score, moves, max_exponent: board.max_exponent(), restarted }
+        (score, board)
+    }
+
+    /// Updates a finished game's afterstates from the last to the first,
+    /// each toward its λ-return (see the module docs): the last toward 0,
+    /// as nothing follows it.
+    ///
+    /// Each step reads its 32 weights and, with TC, their 32 error pairs,
+    /// long out of the cache since the game chose the move; the next step's
+    /// are touched first, so their misses overlap this step's work.
+    fn learn_backward(&self, path: &[Step]) {
+        let lambda = self.config.lambda;
+        let mut target = 0f32;
+        for (k, step) in path.iter().enumerate().rev() {
+            if let Some(earlier) = k.checked_sub(1).map(|e| &path[e].features) {
+                std::hint::black_box(self.net.value_of(earlier));
+                if let Some(tc) = &self.tc {
+                    tc.touch(earlier);
+                }
+            }
+            let error = target - self.net.value_of(&step.features);
+            self.learn(&step.features, error);
+            let value = self.net.value_of(&step.features);
+            target = step.reward as f32 + lambda * target + (1.0 - lambda) * value;
+        }
     }
 
     /// A kept board to start episode from, or `None` for the empty board:
-    /// with probability `restart_share`, a tile chosen uniformly among the
-    /// pools that have boards, then one of its boards.
+    /// with the probability [`Restarts::Pools`] gives, a tile chosen
+    /// uniformly among the pools that have boards, then one of its boards.
     fn restart_board(&self, rng: &mut GameRng) -> Option<Board> {
-        if self.config.restart_share == 0.0 || rng.unit() >= self.config.restart_share {
+        let share = self.config.pool_share();
+        if share == 0.0 || rng.unit() >= share {
             return None;
         }
         let pools = self.pools.lock().unwrap_or_else(|e| e.into_inner());
@@ -533,7 +616,7 @@ impl Trainer {
 
     /// Keeps `board` in pool `k`, replacing a random board once it is full.
     fn keep(&self, k: usize, board: Board, rng: &mut GameRng) {
-        if self.config.restart_share == 0.0 {
+        if self.config.pool_share() == 0.0 {
             return;
         }
         let mut pools = self.pools.lock().unwrap_or_else(|e| e.into_inner());
@@ -641,6 +724,62 @@ mod tests {
         assert_eq!(t.net.value(board), 0.0);
     }
 
+    /// Three afterstates with no feature in common (and none repeated), so
+    /// that each update moves one board's value alone, by exactly alpha
+    /// times its error: the backward λ-returns worked by hand.
+    #[test]
+    fn a_backward_td_lambda_pass_matches_a_hand_computation() {
+        use crate::network::features;
+        let boards: [Board; 3] = [
+            "2 4 8 16/32 64 128 256/512 1024 2048 4096/8192 16384 32768 2",
+            "4 8 16 32/64 128 256 512/1024 2048 4096 8192/16384 32768 2 4",
+            "8 16 32 64/128 256 512 1024/2048 4096 8192 16384/32768 2 4 8",
+        ]
+        .map(|b| b.parse().expect("valid"));
+        let mut all: Vec<u32> = boards.iter().flat_map(|&b| features(b)).collect();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), 3 * N_FEATURES, "no feature shared or repeated");
+        let mut config = TrainConfig::standard();
+        config.coherence = false;
+        config.alpha = 0.5;
+        config.lambda = 0.5;
+        let t = trainer(config);
+        // Values before: 8, 16, 32 (a weight each feature: value / 32).
+        for (&b, v) in boards.iter().zip([8.0f32, 16.0, 32.0]) {
+            t.net.add(&features(b), v / N_FEATURES as f32);
+        }
+        let rewards = [4, 8, 12];
+        let path: Vec<Step> = boards
+            .iter()
+            .zip(rewards)
+            .map(|(&after, reward)| Step { features: features(after), after, reward })
+            .collect();
+        t.learn_backward(&path);
+        // Last: target 0, error -32, value 32 - 16 = 16; its return for the
+        // step before: 12 + 0.5 * 0 + 0.5 * 16 = 20.
+        // Middle: error 20 - 16 = 4, value 18; return 8 + 0.5 * 20 + 0.5 *
+        // 18 = 27. First: error 27 - 8 = 19, value 8 + 9.5 = 17.5.
+        let values: Vec<f32> = boards.iter().map(|&b| t.net.value(b)).collect();
+        assert_eq!(values, [17.5, 18.0, 16.0]);
+    }
+
+    /// Restarts from the middle replay an episode's second half until a
+    /// game is short: more moves than the first game, and the first game's
+    /// score and tile reported.
+    #[test]
+    fn restarts_from_the_middle_replay_the_late_game() {
+        let mut config = TrainConfig::standard();
+        config.restarts = Restarts::Off;
+        let plain = trainer(config).play_episode(7);
+        config.restarts = Restarts::Middle;
+        let middle = trainer(config).play_episode(7);
+        // The untrained networks play the first game alike.
+        assert_eq!((plain.score, plain.max_exponent), (middle.score, middle.max_exponent));
+        assert!(middle.moves > plain.moves + plain.moves / 4, "{plain:?} {middle:?}");
+        assert!(!middle.restarted);
+    }
+
     #[test]
     fn an_update_changes_only_its_stages_weights() {
         use crate::network::{MAX_STAGES, N_WEIGHTS, stage};
@@ -691,7 +830,7 @@ mod tests {
         let run = || {
             let mut config = TrainConfig::standard();
             config.threads = 1;
-            config.restart_share = 1.0;
+            config.restarts = Restarts::Pools { share: 1.0 };
             config.episodes = Some(40);
             let t = Trainer::new(
                 config,
@@ -715,7 +854,7 @@ mod tests {
     #[test]
     fn restarts_start_from_kept_boards_and_keep_new_tiles() {
         let mut config = TrainConfig::standard();
-        config.restart_share = 1.0;
+        config.restarts = Restarts::Pools { share: 1.0 };
         let t = trainer(config);
         // No kept board yet: the episode starts from the empty board.
         assert!(!t.play_episode(0).restarted);
@@ -740,7 +879,7 @@ mod tests {
     #[test]
     fn without_restarts_no_board_is_kept() {
         let mut config = TrainConfig::standard();
-        config.restart_share = 0.0;
+        config.restarts = Restarts::Off;
         let t = trainer(config);
         t.keep(0, Board::EMPTY, &mut GameRng::new(0));
         assert!(t.pools.lock().expect("not poisoned").iter().all(Vec::is_empty));
@@ -756,7 +895,7 @@ mod tests {
             Err(TrainError::NoThreads)
         ));
         let mut c = TrainConfig::standard();
-        c.restart_share = 1.5;
+        c.restarts = Restarts::Pools { share: 1.5 };
         assert!(matches!(
             Trainer::new(c, Network::filled(0.0), Counters::default()),
             Err(TrainError::BadRestartShare(_))

@@ -23,8 +23,8 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 
 use crate::file::{
-    Checksum, FileError, FileErrorKind, Reader, VERSION, read_all, shape_bytes, stage_bytes,
-    write_atomically,
+    Checksum, FileError, FileErrorKind, Reader, VERSION, is_checkpoint, read_all, shape_bytes,
+    stage_bytes, write_atomically,
 };
 use crate::network::{N_WEIGHTS, Network};
 use rayon::prelude::*;
@@ -261,6 +261,9 @@ pub fn save_weights(net: &Network, episodes: u64, path: &Path) -> Result<(), Fil
 /// this shape and version, is truncated, or fails to decompress, decode or
 /// match its checksum.
 pub fn load_weights(path: &Path) -> Result<Weights, FileError> {
+    if is_checkpoint(path)? {
+        return Err(FileError::new(path, FileErrorKind::Checkpoint));
+    }
     let bytes = read_all(path)?;
     let mut r = Reader { bytes: &bytes, path };
     let stages = r.header(MAGIC, "a weights file")?;

@@ -171,6 +171,10 @@ fn training_resumes_from_a_weights_file_or_a_checkpoint() {
     let from_checkpoint = ntuple::load_resumable(&checkpoint.0).expect("a checkpoint");
     assert!(from_checkpoint.has_coherence());
     assert_eq!(from_checkpoint.counters, trainer.counters());
+    // A checkpoint where a weights file belongs says what to do with it.
+    let err = ntuple::load_weights(&checkpoint.0).unwrap_err();
+    assert!(matches!(err.kind(), FileErrorKind::Checkpoint), "{err}");
+    assert!(err.to_string().contains("export-weights"), "{err}");
     // Training goes on from the weights file's episode count.
     let mut config = *trainer.config();
     config.episodes = Some(40);
@@ -180,6 +184,9 @@ fn training_resumes_from_a_weights_file_or_a_checkpoint() {
     std::fs::write(&weights.0, b"nonsense").expect("writable");
     let err = ntuple::load_resumable(&weights.0).unwrap_err();
     assert!(matches!(err.kind(), FileErrorKind::NotOurs(_)), "{err}");
+    std::fs::write(&weights.0, b"N2048").expect("writable");
+    let err = ntuple::load_resumable(&weights.0).unwrap_err();
+    assert!(matches!(err.kind(), FileErrorKind::NotOurs(_)), "shorter than a magic: {err}");
 }
 
 /// A tile past 32768 enters the network as 32768 (its cell reads 15), on
