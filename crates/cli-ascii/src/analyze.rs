@@ -78,7 +78,13 @@ fn answer<B: GameBoard>(solver: &Solver, board: &B, rules: &Rules, json: bool) -
 fn text_answer<B: GameBoard>(board: &B, decision: Option<&Decision>) -> String {
     let mut out = bordered(board);
     let Some(d) = decision else {
-        out.push_str("no direction changes the board: the game is over\n");
+        // A board with no tile has no move either, but no game ever ended
+        // on it.
+        out.push_str(if board.max_tile() == 0 {
+            "the board has no tiles, so no direction changes it (a game starts with two)\n"
+        } else {
+            "no direction changes the board: the game is over\n"
+        });
         return out;
     };
     for dir in Direction::ALL {

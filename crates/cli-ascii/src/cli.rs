@@ -58,15 +58,25 @@ pub(crate) enum Command {
     // The keys come from one list, which the screen's footer shows too.
     #[command(
         about = format!("Play yourself. Keys: {PLAY_KEYS}; {PLAY_KEYS_MORE}"),
-        after_help = "Example:\n  cargo run -p cli-ascii -- play --seed 3 --size 5"
+        after_help = format!(
+            "Your best score on each board size is kept between runs in {}.\n\n\
+             Example:\n  cargo run -p cli-ascii -- play --seed 3 --size 5",
+            crate::best::default_path().map_or_else(
+                || "no file: this system has no data directory".to_owned(),
+                |p| p.display().to_string()
+            )
+        )
     )]
     Play(PlayArgs),
     /// The solver's view of boards: each direction's value, the best one and
     /// the search figures. Boards come from the argument or, one a line,
     /// from stdin.
-    #[command(after_help = "Examples:\n  \
+    #[command(
+        visible_alias = "analyse",
+        after_help = "Examples:\n  \
         cargo run -p cli-ascii -- analyze '2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2'\n  \
-        cargo run -p cli-ascii -- analyze --json --preset fast < boards.txt")]
+        cargo run -p cli-ascii -- analyze --json --preset fast < boards.txt"
+    )]
     Analyze(AnalyzeArgs),
     /// Many seeded games: a summary table, per-game records as CSV or JSON.
     #[command(after_help = "Example:\n  \
@@ -103,6 +113,17 @@ pub(crate) enum Command {
     #[command(after_help = "Example:\n  \
         cargo run --release -p cli-ascii -- export-weights train-out/checkpoint.bin my.n2048")]
     ExportWeights(ExportArgs),
+}
+
+/// Where training plays the late game again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum RestartKind {
+    /// From the middle of each game, again and again.
+    Middle,
+    /// From boards kept when a game first made 8192, 16384 or 32768.
+    Pools,
+    /// Never.
+    Off,
 }
 
 /// Who plays.
@@ -409,15 +430,24 @@ pub(crate) struct TrainArgs {
     )]
     pub(crate) threads: u64,
     /// The learning rate per board (with TC rates, their meta rate).
-    #[arg(long, value_name = "A", default_value_t = 0.25)]
+    #[arg(long, value_name = "A", default_value_t = 1.0)]
     pub(crate) alpha: f32,
-    /// Plain TD(0) with a fixed rate instead of temporal-coherence rates.
+    /// A fixed learning rate instead of temporal-coherence rates.
     #[arg(long)]
     pub(crate) no_tc: bool,
-    /// The share of episodes started from a late-game board kept from
-    /// earlier episodes (the first board of a game with 8192, 16384 or
-    /// 32768) rather than from the empty board; 0 turns restarts off.
-    #[arg(long, value_name = "SHARE", default_value_t = 0.5)]
+    /// The trace decay of the backward TD(lambda) update at each game's
+    /// end: 0 learns from the next afterstate's value alone (TD(0)).
+    #[arg(long, value_name = "L", default_value_t = 0.5, value_parser = parse_unit_f32)]
+    pub(crate) lambda: f32,
+    /// Where the late game is played again: `middle` replays each game from
+    /// its middle until a game is short; `pools` starts --restart-share of
+    /// the episodes from kept boards that first made 8192, 16384 or 32768;
+    /// `off` plays every episode from the empty board.
+    #[arg(long, value_enum, default_value_t = RestartKind::Middle)]
+    pub(crate) restarts: RestartKind,
+    /// With --restarts pools: the share of episodes started from a kept
+    /// board.
+    #[arg(long, value_name = "SHARE", default_value_t = 0.5, value_parser = parse_unit_f64)]
     pub(crate) restart_share: f64,
     /// Every weight's starting value (ignored with --resume).
     #[arg(
@@ -472,7 +502,11 @@ pub(crate) fn parse() -> Result<Cli, clap::Error> {
     let matches = command().try_get_matches()?;
     let cli = Cli::from_arg_matches(&matches)?;
     let leaf = matches.subcommand().map_or(&matches, |(_, sub)| sub);
-    match unused_option(&cli, given(leaf, "preset")) {
+    let unused = match &cli.command {
+        Some(Command::Train(a)) => unused_train_option(a, given(leaf, "restart_share")),
+        _ => unused_option(&cli, given(leaf, "preset")),
+    };
+    match unused {
         Some(message) => Err(command().error(ErrorKind::ArgumentConflict, message)),
         None => Ok(cli),
     }
@@ -498,6 +532,17 @@ fn given(matches: &ArgMatches, id: &str) -> bool {
     // `value_source` panics in debug builds for an id the command lacks.
     matches.ids().any(|i| i.as_str() == id)
         && matches.value_source(id) == Some(ValueSource::CommandLine)
+}
+
+/// `train`'s option that does not apply, as a message: a restart share
+/// with restarts that draw from no pool.
+fn unused_train_option(args: &TrainArgs, share_given: bool) -> Option<String> {
+    (share_given && args.restarts != RestartKind::Pools).then(|| {
+        format!(
+            "--restart-share applies to --restarts pools only, not to --restarts {}",
+            args.restarts.to_possible_value().map_or("?".to_owned(), |v| v.get_name().to_owned())
+        )
+    })
 }
 
 /// The first option given that does not apply, as a message: search options
@@ -653,6 +698,19 @@ fn parse_finite(text: &str) -> Result<f32, String> {
         Ok(x) if x.is_finite() => Ok(x),
         _ => Err("expected a finite number".to_owned()),
     }
+}
+
+/// A number from 0 to 1.
+fn parse_unit_f64(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err("expected a number from 0 to 1".to_owned()),
+    }
+}
+
+/// A number from 0 to 1.
+fn parse_unit_f32(text: &str) -> Result<f32, String> {
+    parse_unit_f64(text).map(|x| x as f32)
 }
 
 /// A tuning step, strictly between 0 and 1.

@@ -64,7 +64,8 @@ fn clap_exit(err: &clap::Error) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     // clap's message, up to its first blank line (which leaves out the
-    // usage and tips), joined into one line: `[possible values: ...]` stays.
+    // usage and tips), joined into one line: `[possible values: ...]` stays,
+    // and so does a tip that names a similar subcommand or option.
     let rendered = err.to_string();
     let message: Vec<&str> = rendered
         .lines()
@@ -74,7 +75,17 @@ fn clap_exit(err: &clap::Error) -> ExitCode {
         .collect();
     let message = message.join(" ");
     let line = if message.starts_with("error:") { message } else { format!("error: {message}") };
-    let _ = writeln!(io::stderr().lock(), "{line} (see --help)");
+    // clap says "a similar subcommand exists: ..." for one suggestion and
+    // "some similar subcommands exist: ..." for several.
+    let tip = rendered
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("tip: a similar") || l.starts_with("tip: some similar"));
+    let line = match tip {
+        Some(tip) => format!("{line} ({})", tip.trim_start_matches("tip: ")),
+        None => format!("{line} (see --help)"),
+    };
+    let _ = writeln!(io::stderr().lock(), "{line}");
     ExitCode::from(2)
 }
 

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -50,7 +50,7 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     // See: issue 18, item 3.
     let (csv, earlier) = match &args.csv {
         Some(path) => {
-            let (file, earlier) = CsvLog::open(path, args.resume)?;
+            let (file, earlier) = CsvLog::open(path, args.resume, &settings_line(args))?;
             (Some(file), earlier)
         }
         None => (None, Vec::new()),
@@ -60,8 +60,22 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let to_play = (0..args.games)
         .filter(|&i| !done.contains(&args.seed_start.wrapping_add(i)))
         .count() as u64;
-    let progress = Progress::new(to_play, args.max_moves, io::stderr().is_terminal());
+    // More workers than games would idle.
+    let at_once = parallel.min(usize::try_from(to_play).unwrap_or(usize::MAX)).max(1);
+    let tty = io::stderr().is_terminal();
+    let progress = Progress::new(to_play, args.max_moves, tty);
     let started = Instant::now();
+    // The finished games, the earlier ones first: what a summary counts,
+    // at the end or on Ctrl-C.
+    let finished = Arc::new(Mutex::new(earlier));
+    let outputs = Arc::new(Outputs { csv, json: Mutex::new(json) });
+    {
+        let (finished, outputs, args) = (Arc::clone(&finished), Arc::clone(&outputs), args.clone());
+        ctrlc::set_handler(move || {
+            interrupted(&finished, &outputs, &args, at_once, started.elapsed(), tty)
+        })
+        .context("cannot install the handler of Ctrl-C and SIGTERM")?;
+    }
     let make_player = |seed| {
         AnyPlayer::new(&player, rules.size(), seed).map(|inner| Tracked {
             inner,
@@ -72,32 +86,141 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     // Each game is on disk as soon as it ends, so that a run cut off by
     // Ctrl-C, a crash or a full disk keeps every finished game.
     let on_record = |record: &GameRecord| {
-        if let Some(csv) = &csv {
+        if let Some(csv) = &outputs.csv {
             csv.append(record);
         }
+        lock(&finished).push(record_of(record));
         progress.record(record);
     };
     let is_done = |seed| done.contains(&seed);
-    let played = with_board!(rules.size(), B => {
+    with_board!(rules.size(), B => {
         run_tournament_except::<B, _, _>(&spec, is_done, make_player, on_record)?
     });
     progress.finish();
     let wall = started.elapsed();
-    let mut records: Vec<Record> = played.iter().map(record_of).chain(earlier).collect();
-    records.sort_by_key(|r| r.seed);
-
+    let records = sorted(&finished);
+    let mut out = BufWriter::new(io::stdout().lock());
     // Every output is attempted whatever befell the others, so that a full
     // disk under one file loses neither the other file nor the summary.
-    let csv_written = csv.map_or(Ok(()), CsvLog::finish);
-    let json_written =
-        json.map_or(Ok(()), |file| file.write(|out| records::write_json(out, &records)));
-    let mut out = BufWriter::new(io::stdout().lock());
+    let (csv_written, json_written) = outputs.finish(&records);
     let summary_written = out
-        .write_all(summary_table(&records, args, parallel, wall).as_bytes())
+        .write_all(summary_table(&records, args, at_once, wall).as_bytes())
         .and_then(|()| out.flush());
     csv_written?;
     json_written?;
     Ok(summary_written?)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The finished games, by seed.
+fn sorted(finished: &Mutex<Vec<Record>>) -> Vec<Record> {
+    let mut records = lock(finished).clone();
+    records.sort_by_key(|r| r.seed);
+    records
+}
+
+/// The records files: the CSV, a line as each game ends, and the JSON,
+/// written once at the end (or on Ctrl-C).
+#[derive(Debug)]
+struct Outputs {
+    csv: Option<CsvLog>,
+    json: Mutex<Option<OutputFile>>,
+}
+
+impl Outputs {
+    /// Ends the CSV and writes the JSON of `records`; each result alone.
+    fn finish(&self, records: &[Record]) -> (anyhow::Result<()>, anyhow::Result<()>) {
+        let csv = self.csv.as_ref().map_or(Ok(()), CsvLog::finish);
+        let json = lock(&self.json).take();
+        (csv, json.map_or(Ok(()), |file| file.write(|out| records::write_json(out, records))))
+    }
+}
+
+/// Ctrl-C or SIGTERM during a tournament: the summary of the finished
+/// games, the records files closed with every finished game and no half
+/// line (the CSV's lock is held to the end), how to go on, exit code 130.
+fn interrupted(
+    finished: &Mutex<Vec<Record>>,
+    outputs: &Outputs,
+    args: &TournamentArgs,
+    at_once: usize,
+    wall: Duration,
+    tty: bool,
+) {
+    let _csv = outputs.csv.as_ref().map(|csv| lock(&csv.out));
+    let records = sorted(finished);
+    let json = lock(&outputs.json).take();
+    let json_written =
+        json.map_or(Ok(()), |file| file.write(|out| records::write_json(out, &records)));
+    let mut err = io::stderr().lock();
+    if tty {
+        let _ = write!(err, "\r\x1b[2K");
+    }
+    let _ = io::stdout().lock().write_all(summary_table(&records, args, at_once, wall).as_bytes());
+    let kept = match &args.csv {
+        Some(path) => {
+            format!("they are in {}: the same command with --resume plays the rest", path.display())
+        }
+        None => "without --csv no records file keeps them".to_owned(),
+    };
+    let _ =
+        writeln!(err, "interrupted: {} of {} games finished; {kept}", records.len(), args.games);
+    if let Err(e) = json_written {
+        let _ = writeln!(err, "error: {e:#}");
+    }
+    std::process::exit(130);
+}
+
+/// The settings that decide a tournament's games, as the options that give
+/// them: a records file names them, and a resume must give the same. The
+/// thread count counts only with a time budget (without one, decisions do
+/// not depend on it: tests/watch.rs), and a network by its file's path and
+/// size.
+fn settings_line(args: &TournamentArgs) -> String {
+    let (search, rules) = (&args.search.settings, &args.rules);
+    let mut line = match args.search.player {
+        PlayerKind::Random => "--player random".to_owned(),
+        PlayerKind::Expectimax => {
+            let mut line = format!("--preset {}", search.preset);
+            let options = [
+                ("--depth", search.depth.map(|d| d.to_string())),
+                ("--time-ms", search.time_ms.map(|t| t.to_string())),
+                (
+                    "--threads",
+                    search.threads.filter(|_| search.time_ms.is_some()).map(|t| t.to_string()),
+                ),
+                ("--prob-cutoff", search.prob_cutoff.map(|p| p.to_string())),
+                ("--depth-bonus", search.depth_bonus.map(|d| d.to_string())),
+                ("--heuristic", search.heuristic.map(|h| h.to_string())),
+            ];
+            for (name, value) in options {
+                if let Some(value) = value {
+                    line.push_str(&format!(" {name} {value}"));
+                }
+            }
+            if matches!(
+                search.preset.config().algorithm,
+                solver_expectimax::Algorithm::Learned { .. }
+            ) {
+                let path = search.weights.clone().unwrap_or_else(|| ntuple::SHIPPED_WEIGHTS.into());
+                let path = std::fs::canonicalize(&path).unwrap_or(path);
+                let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+                line.push_str(&format!(" --weights {} ({bytes} bytes)", path.display()));
+            }
+            line
+        }
+    };
+    line.push_str(&format!(" --size {} --four-probability {}", rules.size, rules.four_probability));
+    if rules.tutorial_rules {
+        line.push_str(" --tutorial-rules");
+    }
+    if let Some(max) = args.max_moves {
+        line.push_str(&format!(" --max-moves {max}"));
+    }
+    line
 }
 
 /// The CSV records file, a line appended and flushed as each game ends.
@@ -109,9 +232,10 @@ struct CsvLog {
 }
 
 impl CsvLog {
-    /// Opens `path`: a new file with the header, or with `resume` an
-    /// existing one whose records are returned (a missing one is new).
-    fn open(path: &Path, resume: bool) -> anyhow::Result<(CsvLog, Vec<Record>)> {
+    /// Opens `path`: a new file with the line naming `settings` and the
+    /// header, or with `resume` an existing one whose records are returned
+    /// (a missing one is new), when its games were played with `settings`.
+    fn open(path: &Path, resume: bool, settings: &str) -> anyhow::Result<(CsvLog, Vec<Record>)> {
         let context = || format!("cannot write {}", path.display());
         let existing = if resume && path.exists() {
             let text = std::fs::read_to_string(path)
@@ -125,6 +249,23 @@ impl CsvLog {
                 .with_context(|| format!("cannot resume {}", path.display()))?,
             None => Vec::new(),
         };
+        // Games of other settings must not be counted as this run's.
+        if let Some(text) = existing.as_deref().filter(|t| !t.trim().is_empty()) {
+            match records::made_by(text) {
+                Some(theirs) if theirs == settings => {}
+                Some(theirs) => anyhow::bail!(
+                    "cannot resume {}: its games were played with `{theirs}`, not `{settings}`; \
+                     give the same options, or write to another file",
+                    path.display()
+                ),
+                None => anyhow::bail!(
+                    "cannot resume {}: it does not say which settings played its games (no \
+                     `{}` line before its header); write to another file",
+                    path.display(),
+                    records::MADE_BY.trim_end()
+                ),
+            }
+        }
         // An empty file (a run stopped before its header was written) starts
         // afresh, header included.
         let fresh = existing.is_none_or(|text| text.trim().is_empty());
@@ -137,22 +278,27 @@ impl CsvLog {
             .with_context(context)?;
         let mut out = BufWriter::new(file);
         if fresh {
-            records::write_csv_header(&mut out).and_then(|()| out.flush()).with_context(context)?;
+            records::write_made_by(&mut out, settings)
+                .and_then(|()| records::write_csv_header(&mut out))
+                .and_then(|()| out.flush())
+                .with_context(context)?;
         }
         Ok((CsvLog { path: path.to_owned(), out: Mutex::new((out, Ok(()))) }, earlier))
     }
 
     fn append(&self, record: &GameRecord) {
-        let mut guard = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = lock(&self.out);
         let (out, status) = &mut *guard;
         if status.is_ok() {
             *status = record_of(record).write_csv_line(out).and_then(|()| out.flush());
         }
     }
 
-    fn finish(self) -> anyhow::Result<()> {
-        let (_, status) = self.out.into_inner().unwrap_or_else(|e| e.into_inner());
-        status.with_context(|| format!("cannot write {}", self.path.display()))
+    fn finish(&self) -> anyhow::Result<()> {
+        let mut guard = lock(&self.out);
+        let (out, status) = &mut *guard;
+        let flushed = std::mem::replace(status, Ok(())).and_then(|()| out.flush());
+        flushed.with_context(|| format!("cannot write {}", self.path.display()))
     }
 }
 
@@ -228,7 +374,7 @@ fn summary_table(
     }
     let (min, max) = (s.score_percentiles.min, s.score_percentiles.max);
     rows.push(("score min".into(), min.to_string()));
-    rows.push(("score median".into(), s.median_score().to_string()));
+    rows.push(("score median".into(), s.median_score.to_string()));
     rows.push(("score mean".into(), format!("{:.0}", s.mean_score)));
     rows.push(("score max".into(), max.to_string()));
     rows.push(("moves".into(), s.moves.to_string()));
@@ -317,7 +463,7 @@ impl Progress {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, ProgressState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.state)
     }
 
     fn update(&self, seed: u64, moves: u64, max_tile: u32) {

@@ -9,9 +9,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use ntuple::{CURVE_MILESTONES, Network, Progress, TrainConfig, Trainer};
+use ntuple::{CURVE_MILESTONES, Network, Progress, Restarts, TrainConfig, Trainer};
 
-use crate::cli::{ExportArgs, TrainArgs};
+use crate::cli::{ExportArgs, RestartKind, TrainArgs};
 
 /// The learning curve's header.
 const CURVE_HEADER: &str =
@@ -81,7 +81,12 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
         episodes: args.episodes,
         four_probability: 0.1,
         curve_every: args.curve_every,
-        restart_share: args.restart_share,
+        lambda: args.lambda,
+        restarts: match args.restarts {
+            RestartKind::Middle => Restarts::Middle,
+            RestartKind::Pools => Restarts::Pools { share: args.restart_share },
+            RestartKind::Off => Restarts::Off,
+        },
     };
     let stages = args.stages.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let trainer = match &args.resume {
@@ -154,6 +159,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
         let mut last_checkpoint = Instant::now();
         let mut last_line = Instant::now();
         let (mut last_moves, mut last_time) = (trainer.counters().moves, Instant::now());
+        let (run_moves, run_start) = (last_moves, last_time);
         loop {
             let finished = done_rx.recv_timeout(Duration::from_millis(500)).is_ok();
             if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -175,9 +181,22 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
             let interval = if tty { Duration::from_millis(500) } else { Duration::from_secs(30) };
             if last_line.elapsed() >= interval || finished {
                 let p = trainer.progress();
-                let rate = (p.moves - last_moves) as f64 / last_time.elapsed().as_secs_f64();
+                // The last line gives the whole run's rate: its last
+                // interval has threads idle while others end their episode.
+                let rate = if finished {
+                    (p.moves - run_moves) as f64 / run_start.elapsed().as_secs_f64()
+                } else {
+                    (p.moves - last_moves) as f64 / last_time.elapsed().as_secs_f64()
+                };
                 (last_moves, last_time) = (p.moves, Instant::now());
-                let line = progress_line(&p, rate);
+                // A terminal's line is redrawn in place, so it must not wrap;
+                // a log file takes the whole line.
+                let cols = if tty {
+                    crate::layout::terminal_size().0.saturating_sub(1)
+                } else {
+                    usize::MAX
+                };
+                let line = progress_line(&p, rate, cols);
                 if tty {
                     write!(err, "\r\x1b[2K{line}")?;
                 } else {
@@ -220,24 +239,39 @@ fn save(trainer: &Trainer, path: &Path, err: &mut impl Write, tty: bool) -> anyh
     Ok(())
 }
 
-fn progress_line(p: &Progress, moves_per_second: f64) -> String {
+/// The progress line, in at most `cols` characters: the full line when it
+/// fits, else shorter forms that keep what matters most (the episodes, the
+/// late tiles' rates and the time), cut as a last resort.
+fn progress_line(p: &Progress, moves_per_second: f64, cols: usize) -> String {
     let secs = p.seconds as u64;
-    let reach: Vec<String> = CURVE_MILESTONES
-        .iter()
-        .zip(&p.reach)
-        .map(|(e, r)| format!("{} {:.1}%", 1u32 << e, 100.0 * r))
-        .collect();
-    format!(
-        "{:>9} episodes ({} restarted) · {:.2} M moves/s · mean score {:.0} · {} · {}:{:02}:{:02}",
-        p.episodes,
-        p.restarts,
-        moves_per_second / 1e6,
-        p.mean_score,
-        reach.join(" "),
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60
-    )
+    let time = format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
+    let reach = |from: usize| -> String {
+        let rates = CURVE_MILESTONES.iter().zip(&p.reach).skip(from);
+        let rates: Vec<String> =
+            rates.map(|(e, r)| format!("{} {:.1}%", 1u32 << e, 100.0 * r)).collect();
+        rates.join(" ")
+    };
+    let restarted =
+        if p.restarts == 0 { String::new() } else { format!(" ({} restarted)", p.restarts) };
+    let rate = moves_per_second / 1e6;
+    let forms = [
+        format!(
+            "{} episodes{restarted} · {rate:.2} M moves/s · mean score {:.0} · {} · {time}",
+            p.episodes,
+            p.mean_score,
+            reach(0)
+        ),
+        format!(
+            "{} episodes · {rate:.2} M moves/s · mean {:.0} · {} · {time}",
+            p.episodes,
+            p.mean_score,
+            reach(2)
+        ),
+        format!("{} ep · mean {:.0} · {} · {time}", p.episodes, p.mean_score, reach(3)),
+        format!("{} ep · 16384 {:.1}% · {time}", p.episodes, 100.0 * p.reach[3]),
+    ];
+    let fits = forms.iter().find(|f| f.chars().count() <= cols);
+    fits.cloned().unwrap_or_else(|| crate::layout::cut(&forms[forms.len() - 1], cols))
 }
 
 /// `export-weights`: a checkpoint's network as a compact weights file, read
@@ -259,11 +293,14 @@ pub(crate) fn export(args: &ExportArgs) -> anyhow::Result<()> {
     let mut err = io::stderr().lock();
     writeln!(
         err,
-        "wrote {} ({:.1} MB, {} episodes) in {:.1} s; largest round-trip error {worst}",
+        "wrote {} ({:.1} MB, {} episodes) in {:.1} s; read back, every weight is within {:.2} \
+         points of the checkpoint's (the file keeps multiples of {} points)",
         args.out.display(),
         size as f64 / 1e6,
         back.episodes,
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        worst.max(0.0),
+        1.0 / ntuple::SCALE
     )?;
     Ok(())
 }
@@ -271,6 +308,32 @@ pub(crate) fn export(args: &ExportArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_progress_line_fits_the_terminal() {
+        let p = Progress {
+            episodes: 1_234_567,
+            moves: 0,
+            seconds: 3725.0,
+            mean_score: 174_505.4,
+            reach: [0.999, 0.98, 0.8, 0.412, 0.031],
+            restarts: 12_345,
+        };
+        let full = progress_line(&p, 1.49e6, usize::MAX);
+        assert_eq!(
+            full,
+            "1234567 episodes (12345 restarted) · 1.49 M moves/s · mean score 174505 · 2048 \
+             99.9% 4096 98.0% 8192 80.0% 16384 41.2% 32768 3.1% · 1:02:05"
+        );
+        for cols in [120, 100, 80, 60, 40, 30, 20, 5] {
+            let line = progress_line(&p, 1.49e6, cols);
+            assert!(line.chars().count() <= cols, "{cols}: {line}");
+            if cols >= 40 {
+                assert!(line.contains("16384 41.2%") && line.ends_with("1:02:05"), "{line}");
+            }
+        }
+        assert!(progress_line(&p, 1.49e6, 100).contains("M moves/s"));
+    }
 
     #[test]
     fn huge_pages_join_the_tunables_a_user_set_unless_they_say_otherwise() {

@@ -97,7 +97,7 @@ fn row(out: &mut impl Write, label: &str, trial: &Trial, verdict: &str) -> io::R
         out,
         "| {label} | {:.0} | {} | {:.1}% | {:.1}% | {verdict} |",
         s.mean_score,
-        s.median_score(),
+        s.median_score,
         100.0 * s.reach_rate(8192),
         100.0 * s.reach_rate(16384),
     )?;

@@ -54,6 +54,20 @@ fn json_illegal_directions_are_null_and_game_over_has_no_best() {
 }
 
 #[test]
+fn analyse_is_analyze_and_an_empty_board_is_no_lost_game() {
+    let out = stdout_of(&["analyse", "--preset", "fast", "0 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0"]);
+    assert!(
+        out.ends_with(
+            "the board has no tiles, so no direction changes it (a game starts with two)\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("game is over"));
+    let out = stdout_of(&["analyse", "--preset", "fast", "2 4/4 2"]);
+    assert!(out.ends_with("no direction changes the board: the game is over\n"), "{out}");
+}
+
+#[test]
 fn text_answer_marks_the_best_direction() {
     let out = stdout_of(&["analyze", "--preset", "fast", "2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0"]);
     let best = out.lines().find(|l| l.starts_with("best: ")).expect("a best line");

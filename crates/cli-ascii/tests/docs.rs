@@ -7,7 +7,9 @@
 //! - `| head -N` after the arguments keeps the first N lines, as the shell would.
 //! - A line `...` stands for any number of lines of output.
 //! - Times vary from run to run, so they are masked on both sides: the
-//!   `N.NNN ms` of a `search:` line and the `"micros":N` of a JSON answer.
+//!   `N.NNN ms` of a `search:` line, the `"micros":N` of a JSON answer, and
+//!   the values of a tournament summary's `moves/s`, `time per move` and
+//!   `wall time` lines (which also depend on the machine's cores).
 //!   Node counts are compared: they vary with the thread count, so the
 //!   documented `analyze` commands say `--threads 1` (issue 18, item 11).
 //! - A block whose output is not deterministic or which takes too long
@@ -132,9 +134,15 @@ fn words(command: &str) -> Vec<String> {
     out
 }
 
+/// The labels of a tournament summary's lines whose values are times.
+const TIMED_ROWS: [&str; 3] = ["moves/s ", "time per move ", "wall time "];
+
 /// The times of a line masked: `, 12.345 ms` at the end of a `search:`
-/// line and a JSON `"micros":123`.
+/// line, a JSON `"micros":123`, and the value of a timed summary row.
 fn mask(line: &str) -> String {
+    if let Some(label) = TIMED_ROWS.iter().find(|l| line.starts_with(*l)) {
+        return format!("{}<time>", label.trim_end());
+    }
     if line.starts_with("search: ")
         && let Some((head, time)) = line.rsplit_once(", ")
         && time.strip_suffix(" ms").is_some_and(|t| t.parse::<f64>().is_ok())
@@ -256,6 +264,9 @@ fn the_parser_reads_blocks_markers_and_wildcards() {
     assert!(!matches(&lines(&["one"]), &lines(&["one", "x"])));
     assert_eq!(mask("search: depth 3, 10 nodes, 1.234 ms"), "search: depth 3, 10 nodes, <time> ms");
     assert_eq!(mask("{\"nodes\":4,\"micros\":107}"), "{\"nodes\":4,\"micros\":<n>}");
+    assert_eq!(mask("wall time       2.6 s (2 game(s) at once)"), "wall time<time>");
+    assert_eq!(mask("moves/s         4505.1 (per game)"), "moves/s<time>");
+    assert_eq!(mask("score median    64700"), "score median    64700");
 }
 
 /// The key lists are written once, in src/keys.rs; `--help` and

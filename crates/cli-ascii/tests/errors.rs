@@ -103,6 +103,16 @@ fn negative_numbers_are_values_of_every_number_option() {
         error_of(&["train", "--minutes", minutes], None, 2, "above 0 and at most 1000000");
     }
     error_of(&["train", "--initial", "nan"], None, 2, "expected a finite number");
+    error_of(&["train", "--lambda", "1.5"], None, 2, "--lambda");
+    // A share with restarts that keep no pool would be silently ignored.
+    let err = error_of(
+        &["train", "--restart-share", "0.3"],
+        None,
+        2,
+        "--restart-share applies to --restarts pools only, not to --restarts middle",
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    error_of(&["train", "--restarts", "off", "--restart-share", "0.3"], None, 2, "restarts off");
 }
 
 /// Number options name their range in the option's terms, negative numbers
@@ -169,6 +179,13 @@ fn bad_values_and_flags() {
     error_of(&["--seed", "minus-one"], None, 2, "--seed");
     error_of(&["--bogus"], None, 2, "unexpected argument '--bogus'");
     error_of(&["tournament", "--games", "many"], None, 2, "--games");
+}
+
+#[test]
+fn a_misspelt_subcommand_gets_the_likely_one() {
+    let err = error_of(&["tournment"], None, 2, "unrecognized subcommand 'tournment'");
+    assert!(err.contains("similar subcommands exist: 'tune', 'tournament')"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 #[test]
@@ -265,4 +282,22 @@ fn a_missing_network_says_why_once() {
         "cannot load the learned network: /no/such/file.n2048: ",
     );
     assert_eq!(err.matches("os error 2").count(), 1, "{err}");
+}
+
+/// `play` keeps best scores on disk: its help says where.
+#[test]
+fn play_help_names_the_best_scores_file() {
+    let out = crate::util::stdout_of(&["play", "--help"]);
+    let data = std::env::temp_dir().join("cli-ascii-help-data");
+    let line = out.lines().find(|l| l.contains("best score")).expect("a line on best scores");
+    assert!(line.contains("cli-ascii-2048") && line.contains("best-scores"), "{line}");
+    // The path follows the user's data directory.
+    let out = crate::util::cli()
+        .args(["play", "--help"])
+        .env("XDG_DATA_HOME", &data)
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let want = data.join("cli-ascii-2048").join("best-scores");
+    assert!(text.contains(&want.display().to_string()), "{text}");
 }

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::util::{run, run_within, stdout_of};
+use crate::util::{error_of, run, run_within, spawn_piped, stdout_of};
 
 #[test]
 fn csv_and_json_records() {
@@ -36,6 +36,8 @@ fn csv_and_json_records() {
 
     let csv_text = std::fs::read_to_string(&csv).unwrap();
     let mut lines: Vec<&str> = csv_text.lines().collect();
+    // The settings that played the games come first (a resume checks them).
+    assert_eq!(lines.remove(0), "# made by: --player random --size 3 --four-probability 0.1");
     // `cargo xtask results` reads these columns by name.
     assert_eq!(
         lines[0],
@@ -147,7 +149,7 @@ fn resume_plays_only_the_missing_seeds_and_keeps_the_file() {
     assert!(summary.contains("4 (seeds 1 to 4)"), "{}: {summary}", as_str(&more));
     let after = std::fs::read_to_string(&csv).unwrap();
     assert!(after.starts_with(&before), "the earlier games are kept as they were");
-    let seeds: Vec<&str> = after.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    let seeds: Vec<&str> = after.lines().skip(2).map(|l| l.split(',').next().unwrap()).collect();
     let mut sorted = seeds.clone();
     sorted.sort();
     assert_eq!(sorted, ["1", "2", "3", "4"], "each seed once: {after}");
@@ -163,4 +165,136 @@ fn resume_plays_only_the_missing_seeds_and_keeps_the_file() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot resume"));
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), "seed,score\n1,2\n");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A records file names the settings that played its games, and a resume
+/// with other settings (player, preset, size, rules) is refused with the
+/// file untouched. See: issue 36, item 1.
+#[test]
+fn resume_refuses_a_file_of_other_settings() {
+    let dir = std::env::temp_dir().join(format!("cli-ascii-resume-other-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("games.csv");
+    let path = csv.to_str().unwrap();
+    let base = ["tournament", "--games", "2", "--csv", path, "--max-moves", "30"];
+    stdout_of(&[&base[..], &["--preset", "fast"]].concat());
+    let written = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        written.starts_with(
+            "# made by: --preset fast --size 4 --four-probability 0.1 --max-moves 30\nseed,"
+        ),
+        "{written}"
+    );
+    // The same settings resume; the depth, the player, the size, the rules
+    // or the move limit changed do not.
+    stdout_of(&[&base[..], &["--preset", "fast", "--resume"]].concat());
+    let others: [&[&str]; 5] = [
+        &["--preset", "fast", "--depth", "1"],
+        &["--player", "random"],
+        &["--preset", "fast", "--size", "3"],
+        &["--preset", "fast", "--tutorial-rules"],
+        &["--preset", "tutorial"],
+    ];
+    for other in others {
+        let args = [&base[..], other, &["--resume"]].concat();
+        let err = error_of(&args, None, 1, "cannot resume");
+        assert!(err.contains("--preset fast --size 4") && err.contains("another file"), "{err}");
+        assert_eq!(std::fs::read_to_string(&csv).unwrap(), written, "untouched");
+    }
+    // A file that does not name its settings is refused too.
+    let bare: String = written.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&csv, &bare).unwrap();
+    let err = error_of(
+        &[&base[..], &["--preset", "fast", "--resume"]].concat(),
+        None,
+        1,
+        "cannot resume",
+    );
+    assert!(err.contains("does not say which settings"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM: the summary of the games that finished, the
+/// records file with every one of them, how to go on, exit code 130.
+/// See: issue 36, item 2.
+#[test]
+fn an_interrupted_tournament_summarises_what_finished() {
+    let dir = std::env::temp_dir().join(format!("cli-ascii-interrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("games.csv");
+    let json = dir.join("games.json");
+    let args = [
+        "tournament",
+        "--preset",
+        "fast",
+        "--games",
+        "1000",
+        "--parallel",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ];
+    for signal in ["-INT", "-TERM"] {
+        let child = spawn_piped(&args);
+        // Wait for two finished games.
+        let started = std::time::Instant::now();
+        while records::read_csv(&std::fs::read_to_string(&csv).unwrap_or_default())
+            .map_or(0, |r| r.len())
+            < 2
+        {
+            assert!(started.elapsed().as_secs() < 120, "no game finished");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let id = child.id().to_string();
+        assert!(std::process::Command::new("kill").args([signal, &id]).status().unwrap().success());
+        let out = child.wait_with_output().unwrap();
+        let (stdout, stderr) =
+            (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(130), "{signal}: {stderr}");
+        let kept = records::read_csv(&std::fs::read_to_string(&csv).unwrap()).unwrap();
+        assert!(kept.len() >= 2);
+        assert!(
+            stdout.contains(&format!("games           {} (seeds 1 to 1000)", kept.len())),
+            "{stdout}"
+        );
+        assert!(stdout.contains("score median"), "{stdout}");
+        assert!(
+            stderr.contains(&format!("interrupted: {} of 1000 games finished", kept.len()))
+                && stderr.contains("--resume plays the rest"),
+            "{stderr}"
+        );
+        let in_json = records::read_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(in_json, kept, "the JSON holds the same games");
+        std::fs::remove_file(&csv).unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--parallel` above the games says how many really ran at once; the
+/// median of an even count is the mean of the middle two. See: issue 36,
+/// item 7.
+#[test]
+fn the_summary_counts_what_ran_and_a_true_median() {
+    let out = stdout_of(&[
+        "tournament",
+        "--player",
+        "random",
+        "--games",
+        "2",
+        "--parallel",
+        "8",
+        "--csv",
+        "/dev/null",
+    ]);
+    assert!(out.contains("(2 game(s) at once)"), "{out}");
+    let scores: Vec<u64> = out
+        .lines()
+        .filter(|l| l.starts_with("score min") || l.starts_with("score max"))
+        .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect();
+    let median = out.lines().find(|l| l.starts_with("score median")).unwrap();
+    let median: f64 = median.rsplit(' ').next().unwrap().parse().unwrap();
+    assert_eq!(median, (scores[0] + scores[1]) as f64 / 2.0, "{out}");
 }

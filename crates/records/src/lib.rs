@@ -11,6 +11,11 @@
 //! 3,1000,128,90,1.500,12,40
 //! ```
 //!
+//! A file may open with comment lines (`#` first) before its header: the
+//! tournament writes one, [`MADE_BY`] and the settings that played the
+//! games, so that a resume with other settings can be refused
+//! ([`made_by`]).
+//!
 //! `millis` is the game's wall-clock time with three decimals; the two
 //! decision times are whole microseconds, and empty in records that were
 //! made before they were measured. The JSON form is an array of objects with
@@ -37,6 +42,28 @@ use serde::{Deserialize, Serialize};
 /// The CSV's header line (without its newline): the columns, in order.
 pub const CSV_HEADER: &str =
     "seed,score,max_tile,moves,millis,median_decision_micros,p99_decision_micros";
+
+/// The start of the comment line that names the settings that made a
+/// file's games, before its header.
+pub const MADE_BY: &str = "# made by: ";
+
+/// Writes the [`MADE_BY`] line: `settings` (one line) and a newline.
+///
+/// # Errors
+/// Those of `out`.
+pub fn write_made_by(out: &mut impl Write, settings: &str) -> io::Result<()> {
+    writeln!(out, "{MADE_BY}{}", settings.replace(['\n', '\r'], " "))
+}
+
+/// The settings that the file's [`MADE_BY`] line names, if it has one
+/// before its header.
+pub fn made_by(text: &str) -> Option<&str> {
+    text.lines()
+        .map(str::trim)
+        .take_while(|line| line.is_empty() || line.starts_with('#'))
+        .find_map(|line| line.strip_prefix(MADE_BY.trim_end()))
+        .map(str::trim)
+}
 
 /// The number of CSV columns.
 const COLUMNS: usize = 7;
@@ -123,8 +150,9 @@ pub fn read_json(text: &str) -> Result<Vec<Record>, ReadError> {
     serde_json::from_str(text).map_err(|err| ReadError::Json(err.to_string()))
 }
 
-/// Reads a CSV file: [`CSV_HEADER`] exactly, then a line per game. Blank
-/// lines and a `\r` before each newline are allowed; the fields are trimmed.
+/// Reads a CSV file: comment lines (`#` first), [`CSV_HEADER`] exactly,
+/// then a line per game. Blank lines and a `\r` before each newline are
+/// allowed; the fields are trimmed.
 /// An empty text has no records (a file that a tournament was about to
 /// write).
 ///
@@ -132,7 +160,11 @@ pub fn read_json(text: &str) -> Result<Vec<Record>, ReadError> {
 /// The first line that is not what [`write_csv`] writes, by its 1-based
 /// number.
 pub fn read_csv(text: &str) -> Result<Vec<Record>, ReadError> {
-    let mut lines = text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty());
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .skip_while(|(_, line)| line.trim_start().starts_with('#'));
     let Some((_, header)) = lines.next() else { return Ok(Vec::new()) };
     if header.trim() != CSV_HEADER {
         return Err(ReadError::Header { found: header.trim().to_owned() });
@@ -261,6 +293,25 @@ mod tests {
         assert_eq!(read_csv(&loose).unwrap(), [record(3)]);
         assert_eq!(read_csv("").unwrap(), []);
         assert_eq!(read_csv(&format!("{CSV_HEADER}\n")).unwrap(), []);
+    }
+
+    #[test]
+    fn the_made_by_line_names_the_settings_and_readers_skip_it() {
+        let mut out = Vec::new();
+        write_made_by(&mut out, "cli-ascii tournament --preset fast\n--size 4").unwrap();
+        write_csv(&mut out, &[record(3)]).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("# made by: cli-ascii tournament --preset fast --size 4\n"));
+        assert_eq!(made_by(&text), Some("cli-ascii tournament --preset fast --size 4"));
+        assert_eq!(read_csv(&text).unwrap(), [record(3)]);
+        // Another comment first is fine; a line after the header is no
+        // comment, and a file without the line names nothing.
+        let other = format!("# notes\n{text}");
+        assert_eq!(made_by(&other), Some("cli-ascii tournament --preset fast --size 4"));
+        let late = format!("{CSV_HEADER}\n# made by: x\n");
+        assert_eq!(made_by(&late), None);
+        assert!(matches!(read_csv(&late), Err(ReadError::FieldCount { line: 2, .. })));
+        assert_eq!(made_by(&format!("{CSV_HEADER}\n")), None);
     }
 
     #[test]

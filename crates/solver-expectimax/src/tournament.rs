@@ -174,6 +174,10 @@ pub struct Summary {
     pub reached: [usize; MILESTONES.len()],
     /// Score percentiles (nearest rank).
     pub score_percentiles: Percentiles,
+    /// The median score: the middle one, or the mean of the two middle
+    /// ones of an even count (where [`Percentiles::median`], a nearest
+    /// rank, is the lower of them).
+    pub median_score: f64,
     /// Mean score.
     pub mean_score: f64,
     /// Moves played in all.
@@ -200,7 +204,14 @@ impl Summary {
             *count = records.iter().filter(|r| r.max_tile >= tile).count();
         }
         let total: u64 = scores.iter().sum();
+        let n = scores.len();
+        let median_score = match n {
+            0 => 0.0,
+            _ if n % 2 == 1 => scores[n / 2] as f64,
+            _ => (scores[n / 2 - 1] as f64 + scores[n / 2] as f64) / 2.0,
+        };
         Summary {
+            median_score,
             games: records.len(),
             reached,
             score_percentiles: Percentiles {
@@ -223,11 +234,6 @@ impl Summary {
         let reached =
             MILESTONES.iter().position(|&t| t == tile).map_or_else(|| 0, |i| self.reached[i]);
         if self.games == 0 { 0.0 } else { reached as f64 / self.games as f64 }
-    }
-
-    /// The median score.
-    pub fn median_score(&self) -> u64 {
-        self.score_percentiles.median
     }
 
     /// Moves per second of game time (per game thread).

@@ -26,9 +26,23 @@ struct Args {
     search_ms: u64,
 }
 
+/// An error ends the server with one `error: ...` line and exit code 1,
+/// as the CLI does (anyhow's own report from `main` would add a backtrace
+/// under `RUST_BACKTRACE=1`).
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() -> std::process::ExitCode {
     let args = Args::parse();
+    match serve(args).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr().lock(), "error: {err:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(args: Args) -> anyhow::Result<()> {
     let limits = web::Limits {
         search_budget: std::time::Duration::from_millis(args.search_ms),
         ..web::Limits::default()

@@ -1,8 +1,9 @@
 //! The web crate's one integration test binary: every endpoint through the
-//! router (`tower::ServiceExt::oneshot`, no socket), fixed seeds, and a
-//! bounded local load test.
+//! router (`tower::ServiceExt::oneshot`, no socket), fixed seeds, a
+//! bounded local load test, and the binary's own start-up errors.
 
 mod api;
 mod autoplay;
+mod binary;
 mod load;
 mod util;
