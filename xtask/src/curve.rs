@@ -11,11 +11,12 @@ use crate::util::Result;
 
 /// One row of the curve: training hours, mean score, reach rates.
 #[derive(Debug, Clone, PartialEq)]
-struct Row {
-    episodes: u64,
-    hours: f64,
-    mean_score: f64,
-    reach: Vec<f64>,
+pub(crate) struct Row {
+    pub(crate) episodes: u64,
+    pub(crate) hours: f64,
+    pub(crate) mean_score: f64,
+    /// The reach rates of 2048 to 32768.
+    pub(crate) reach: Vec<f64>,
 }
 
 const MILESTONES: [&str; 5] = ["2048", "4096", "8192", "16384", "32768"];
@@ -49,7 +50,8 @@ pub(crate) fn run(csv: &Path, svg: &Path) -> Result<()> {
     Ok(())
 }
 
-fn parse(text: &str) -> Result<Vec<Row>, String> {
+/// The rows of a curve file `cli-ascii train` wrote.
+pub(crate) fn parse(text: &str) -> Result<Vec<Row>, String> {
     let mut lines = text.lines();
     let header = lines.next().ok_or("empty file")?;
     if !header.starts_with("episodes,moves,seconds,mean_score,reach_2048") {
@@ -63,7 +65,12 @@ fn parse(text: &str) -> Result<Vec<Row>, String> {
             if fields.len() != 4 + MILESTONES.len() {
                 return Err(bad());
             }
-            let num = |k: usize| fields[k].parse::<f64>().map_err(|_| bad());
+            // An empty field is a figure not measured (a public trainer's
+            // curve may report some rates only): NaN, which plots skip.
+            let num = |k: usize| match fields[k] {
+                "" => Ok(f64::NAN),
+                f => f.parse::<f64>().map_err(|_| bad()),
+            };
             Ok(Row {
                 episodes: fields[0].parse().map_err(|_| bad())?,
                 hours: num(2)? / 3600.0,
@@ -129,6 +136,7 @@ fn render(rows: &[Row]) -> String {
     for (k, color) in COLORS.iter().enumerate() {
         let points: Vec<String> = rows
             .iter()
+            .filter(|r| r.reach[k].is_finite())
             .map(|r| format!("{:.1},{:.1}", scales.x(r.hours), scales.y_share(r.reach[k])))
             .collect();
         let _ = writeln!(
@@ -139,6 +147,7 @@ fn render(rows: &[Row]) -> String {
     }
     let points: Vec<String> = rows
         .iter()
+        .filter(|r| r.mean_score.is_finite())
         .map(|r| format!("{:.1},{:.1}", scales.x(r.hours), scales.y_score(r.mean_score)))
         .collect();
     let _ = writeln!(
@@ -249,6 +258,10 @@ mod tests {
         crate::svg::assert_well_formed(&svg);
         assert_eq!(svg.matches("<polyline").count(), 6);
         assert!(parse("nope\n").is_err());
+        // An empty field is a figure not measured, left out of the lines.
+        let partial = parse(&csv.replace("0.9,0.5", ",0.5")).expect("valid");
+        assert!(partial[1].reach[0].is_nan());
+        assert!(!render(&partial).contains("NaN"));
         assert!(parse(&csv.replace("0.9", "x")).unwrap_err().contains("line 3"));
     }
 

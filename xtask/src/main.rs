@@ -25,6 +25,7 @@ mod svg;
 mod tidy;
 mod tune;
 mod util;
+mod versus;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -68,6 +69,21 @@ enum Task {
         /// The SVG to write.
         svg: PathBuf,
     },
+    /// Draw several training runs' learning curves on one plot (the 16384
+    /// reach rate against training minutes and against episodes, log
+    /// scales) as an SVG, with measured points as markers.
+    Versus {
+        /// The SVG to write.
+        svg: PathBuf,
+        /// A curve.csv that `cli-ascii train` wrote, with its name in the
+        /// legend.
+        #[arg(value_name = "NAME=CSV", required = true, value_parser = versus::parse_named)]
+        curves: Vec<(String, PathBuf)>,
+        /// Single figures in the same columns (episodes, seconds, the reach
+        /// rates; moves and scores may be 0), drawn as markers.
+        #[arg(long, value_name = "NAME=CSV", value_parser = versus::parse_named)]
+        points: Option<(String, PathBuf)>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -87,6 +103,7 @@ fn main() -> ExitCode {
         Some(Task::Results(args)) => results::run(&args),
         Some(Task::Tune { options }) => tune::run(&options),
         Some(Task::Curve { csv, svg }) => curve::run(&csv, &svg),
+        Some(Task::Versus { svg, curves, points }) => versus::run(&svg, &curves, points.as_ref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
