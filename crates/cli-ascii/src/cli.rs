@@ -118,10 +118,10 @@ pub(crate) enum Command {
 /// Where training plays the late game again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum RestartKind {
-    /// From the middle of each game, again and again.
-    Middle,
     /// From boards kept when a game first made 8192, 16384 or 32768.
     Pools,
+    /// From the middle of each game, again and again.
+    Middle,
     /// Never.
     Off,
 }
@@ -439,11 +439,11 @@ pub(crate) struct TrainArgs {
     /// end: 0 learns from the next afterstate's value alone (TD(0)).
     #[arg(long, value_name = "L", default_value_t = 0.5, value_parser = parse_unit_f32)]
     pub(crate) lambda: f32,
-    /// Where the late game is played again: `middle` replays each game from
-    /// its middle until a game is short; `pools` starts --restart-share of
-    /// the episodes from kept boards that first made 8192, 16384 or 32768;
-    /// `off` plays every episode from the empty board.
-    #[arg(long, value_enum, default_value_t = RestartKind::Middle)]
+    /// Where the late game is played again: `pools` starts --restart-share
+    /// of the episodes from kept boards that first made 8192, 16384 or
+    /// 32768; `middle` replays each game from its middle until a game is
+    /// short; `off` plays every episode from the empty board.
+    #[arg(long, value_enum, default_value_t = RestartKind::Pools)]
     pub(crate) restarts: RestartKind,
     /// With --restarts pools: the share of episodes started from a kept
     /// board.

@@ -106,7 +106,7 @@ fn negative_numbers_are_values_of_every_number_option() {
     error_of(&["train", "--lambda", "1.5"], None, 2, "--lambda");
     // A share with restarts that keep no pool would be silently ignored.
     let err = error_of(
-        &["train", "--restart-share", "0.3"],
+        &["train", "--restarts", "middle", "--restart-share", "0.3"],
         None,
         2,
         "--restart-share applies to --restarts pools only, not to --restarts middle",

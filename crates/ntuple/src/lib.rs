@@ -7,7 +7,7 @@
 //!   the network has more than one ([`stage`]: from the first 16384, and
 //!   while an 8192 stands beside it);
 //! - [`Trainer`]: backward TD(λ) with temporal-coherence learning rates and
-//!   restarts from the middle of each game, on threads
+//!   restarts from late-game boards, on threads
 //!   sharing one network;
 //! - [`save_checkpoint`] / [`load_checkpoint`]: the whole training state;
 //! - [`save_weights`] / [`load_weights`]: the compact file that is shipped.
