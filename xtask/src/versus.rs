@@ -29,6 +29,8 @@ const PAGE: Page = Page {
 const HEIGHT: f64 = 420.0;
 /// The gap between the two panels.
 const GAP: f64 = 50.0;
+/// The distance between two rows of the legend.
+const LEGEND_ROW: f64 = 18.0;
 const TITLE: &str = "Learning curves: self-play episodes reaching 16384";
 /// The index of 16384 among the curve's reach rates.
 const REACH_16384: usize = 3;
@@ -152,7 +154,7 @@ fn render(curves: &[Series], points: Option<&Series>) -> String {
     let top = ((top * 10.0).floor() + 1.0).min(10.0) / 10.0;
     let y = |share: f64| PAGE.top + height * (1.0 - share / top);
     let mut out = String::new();
-    PAGE.open(&mut out, HEIGHT, TITLE);
+    PAGE.open(&mut out, HEIGHT + legend_extra_height(curves, points), TITLE);
     for (label, axis, of) in &panels {
         frame(&mut out, axis, height, top, label, &y);
         for (s, color) in curves.iter().zip(COLORS) {
@@ -228,30 +230,56 @@ fn frame(
     );
 }
 
-fn legend(out: &mut String, curves: &[Series], points: Option<&Series>) {
-    let y = HEIGHT - 12.0;
-    let mut x = PAGE.left;
-    for (s, color) in curves.iter().zip(COLORS) {
-        let _ = writeln!(
-            out,
-            r#"<line x1="{x}" x2="{}" y1="{}" y2="{}" stroke="{color}" stroke-width="3"/><text x="{}" y="{y}">{}</text>"#,
-            x + 16.0,
-            y - 4.0,
-            y - 4.0,
-            x + 20.0,
-            svg::escape(&s.name)
-        );
-        x += 30.0 + 6.5 * s.name.chars().count() as f64;
+/// The legend's entries (a curve's colour, or `None` for the points'
+/// marker, and the name) with their places, in rows that wrap at the
+/// page's right edge: the first row's baseline at `HEIGHT - 12`, each
+/// further row `LEGEND_ROW` below it.
+fn legend_layout<'a>(
+    curves: &'a [Series],
+    points: Option<&'a Series>,
+) -> Vec<(Option<&'static str>, &'a str, f64, f64)> {
+    let entries = curves
+        .iter()
+        .zip(COLORS)
+        .map(|(s, color)| (Some(color), s.name.as_str()))
+        .chain(points.map(|p| (None, p.name.as_str())));
+    let right = PAGE.width - PAGE.right;
+    let (mut x, mut y) = (PAGE.left, HEIGHT - 12.0);
+    let mut placed = Vec::new();
+    for (color, name) in entries {
+        // About 6.5 px a character at 12 px, and the swatch before it.
+        let width = 30.0 + 6.5 * name.chars().count() as f64;
+        if x > PAGE.left && x + width > right {
+            (x, y) = (PAGE.left, y + LEGEND_ROW);
+        }
+        placed.push((color, name, x, y));
+        x += width;
     }
-    if let Some(p) = points {
-        let _ = writeln!(
-            out,
-            r#"<circle cx="{}" cy="{}" r="4.5" fill="none" stroke="{POINT_COLOR}" stroke-width="2"/><text x="{}" y="{y}">{}</text>"#,
-            x + 8.0,
-            y - 4.0,
-            x + 20.0,
-            svg::escape(&p.name)
-        );
+    placed
+}
+
+/// The legend's height past the first row.
+fn legend_extra_height(curves: &[Series], points: Option<&Series>) -> f64 {
+    legend_layout(curves, points).last().map_or(0.0, |&(.., y)| y - (HEIGHT - 12.0))
+}
+
+fn legend(out: &mut String, curves: &[Series], points: Option<&Series>) {
+    for (color, name, x, y) in legend_layout(curves, points) {
+        let swatch = match color {
+            Some(color) => format!(
+                r#"<line x1="{x}" x2="{}" y1="{}" y2="{}" stroke="{color}" stroke-width="3"/>"#,
+                x + 16.0,
+                y - 4.0,
+                y - 4.0
+            ),
+            None => format!(
+                r#"<circle cx="{}" cy="{}" r="4.5" fill="none" stroke="{POINT_COLOR}" stroke-width="2"/>"#,
+                x + 8.0,
+                y - 4.0
+            ),
+        };
+        let _ =
+            writeln!(out, r#"{swatch}<text x="{}" y="{y}">{}</text>"#, x + 20.0, svg::escape(name));
     }
 }
 
@@ -284,6 +312,28 @@ mod tests {
         assert_eq!(out.matches("<polyline").count(), 4);
         assert_eq!(out.matches("<circle").count(), 5, "2 points x 2 panels + the legend's");
         assert!(out.contains("old &amp; slow"));
+    }
+
+    /// Long names wrap onto further rows inside the page, which grows to
+    /// hold them; short ones share one row.
+    #[test]
+    fn the_legend_wraps_at_the_page_edge() {
+        let rows = curve::parse(CSV).expect("valid");
+        let named = |name: &str| Series { name: name.into(), rows: rows.clone() };
+        let short = [named("a"), named("b")];
+        assert_eq!(legend_extra_height(&short, None), 0.0);
+        let long: Vec<Series> =
+            (0..4).map(|i| named(&format!("a rather long curve name, number {i}"))).collect();
+        let points = named("published figures of another trainer");
+        let placed = legend_layout(&long, Some(&points));
+        assert!(placed.iter().any(|&(.., y)| y > HEIGHT - 12.0), "wrapped");
+        for &(_, name, x, _) in &placed {
+            assert!(x + 30.0 + 6.5 * name.chars().count() as f64 <= PAGE.width - PAGE.right);
+        }
+        let out = render(&long, Some(&points));
+        svg::assert_well_formed(&out);
+        let height = HEIGHT + legend_extra_height(&long, Some(&points));
+        assert!(out.contains(&format!(r#"height="{height}""#)), "the page holds the rows");
     }
 
     #[test]
