@@ -170,15 +170,7 @@ fn axes(svg: &mut String, scales: &Scales) {
     );
     for k in 0..=5 {
         let share = f64::from(k) / 5.0;
-        let yy = scales.y_share(share);
-        let _ = writeln!(
-            svg,
-            r##"<line x1="{left}" x2="{}" y1="{yy:.1}" y2="{yy:.1}" stroke="#eee"/><text x="{}" y="{:.1}" text-anchor="end">{}%</text>"##,
-            left + pw,
-            left - 6.0,
-            yy + 4.0,
-            (share * 100.0).round()
-        );
+        svg::share_gridline(svg, left, pw, scales.y_share(share), share);
     }
     let mut s = 0.0;
     while s <= scales.score_top + 1e-9 {

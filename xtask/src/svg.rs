@@ -52,6 +52,19 @@ impl Page {
     }
 }
 
+/// A plot's horizontal grid line at `y`, from `left` across `width`,
+/// labelled on its left with `share` as a whole percentage.
+pub(crate) fn share_gridline(svg: &mut String, left: f64, width: f64, y: f64, share: f64) {
+    let _ = writeln!(
+        svg,
+        r##"<line x1="{left}" x2="{}" y1="{y:.1}" y2="{y:.1}" stroke="#eee"/><text x="{}" y="{:.1}" text-anchor="end">{}%</text>"##,
+        left + width,
+        left - 6.0,
+        y + 4.0,
+        (share * 100.0).round()
+    );
+}
+
 /// Closes what [`Page::open`] opened.
 pub(crate) fn close(svg: &mut String) {
     svg.push_str("</svg>\n");

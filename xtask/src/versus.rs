@@ -201,15 +201,7 @@ fn frame(
     let tenths = (top_share * 10.0).round() as u32;
     for k in 0..=tenths {
         let share = f64::from(k) / 10.0;
-        let yy = y(share);
-        let _ = writeln!(
-            out,
-            r##"<line x1="{left}" x2="{}" y1="{yy:.1}" y2="{yy:.1}" stroke="#eee"/><text x="{}" y="{:.1}" text-anchor="end">{}%</text>"##,
-            left + w,
-            left - 6.0,
-            yy + 4.0,
-            (share * 100.0).round()
-        );
+        svg::share_gridline(out, left, w, y(share), share);
     }
     for d in axis.decades() {
         let xx = axis.x(d);
