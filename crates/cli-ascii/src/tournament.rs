@@ -134,8 +134,13 @@ impl Outputs {
     /// Ends the CSV and writes the JSON of `records`; each result alone.
     fn finish(&self, records: &[Record]) -> (anyhow::Result<()>, anyhow::Result<()>) {
         let csv = self.csv.as_ref().map_or(Ok(()), CsvLog::finish);
+        (csv, self.write_json(records))
+    }
+
+    /// Writes the JSON file of `records`, once: a later call finds it taken.
+    fn write_json(&self, records: &[Record]) -> anyhow::Result<()> {
         let json = lock(&self.json).take();
-        (csv, json.map_or(Ok(()), |file| file.write(|out| records::write_json(out, records))))
+        json.map_or(Ok(()), |file| file.write(|out| records::write_json(out, records)))
     }
 }
 
@@ -152,9 +157,7 @@ fn interrupted(
 ) {
     let _csv = outputs.csv.as_ref().map(|csv| lock(&csv.out));
     let records = sorted(finished);
-    let json = lock(&outputs.json).take();
-    let json_written =
-        json.map_or(Ok(()), |file| file.write(|out| records::write_json(out, &records)));
+    let json_written = outputs.write_json(&records);
     let mut err = io::stderr().lock();
     if tty {
         let _ = write!(err, "\r\x1b[2K");
