@@ -50,6 +50,33 @@ impl GameRng {
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
+
+    /// Where the source stands: its ChaCha8 key and its position in the
+    /// stream (little-endian), from which [`GameRng::from_state`] goes on
+    /// exactly as this source would. Any 48 bytes are a valid state.
+    ///
+    /// ```
+    /// use game_core::GameRng;
+    ///
+    /// let mut rng = GameRng::new(7);
+    /// rng.next_u64();
+    /// let mut copy = GameRng::from_state(rng.state());
+    /// assert_eq!(copy.next_u64(), rng.next_u64());
+    /// ```
+    pub fn state(&self) -> [u8; 48] {
+        let mut state = [0u8; 48];
+        state[..32].copy_from_slice(&self.rng.get_seed());
+        state[32..].copy_from_slice(&self.rng.get_word_pos().to_le_bytes());
+        state
+    }
+
+    /// The source at a [`GameRng::state`].
+    pub fn from_state(state: [u8; 48]) -> GameRng {
+        let (key, pos) = state.split_at(32);
+        let mut rng = ChaCha8Rng::from_seed(key.try_into().expect("32 bytes"));
+        rng.set_word_pos(u128::from_le_bytes(pos.try_into().expect("16 bytes")));
+        GameRng { rng }
+    }
 }
 
 /// The computer player: spawns a 2 or a 4 on a uniformly chosen empty cell,
@@ -84,6 +111,24 @@ impl Spawner {
         let idx = board.empty_cells().nth(self.rng.below(empty))?;
         Some((board.with_exponent_unchecked(idx, exponent), idx, exponent))
     }
+}
+
+/// A game's whole state but its rules: what [`Game::save`] gives and
+/// [`Game::restore`] takes to go on exactly where the game stood (the same
+/// spawns after the same moves). A caller may change a field first, for
+/// example the board, to set up a position mid-game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedGame<B: GameBoard = Board> {
+    /// The board.
+    pub board: B,
+    /// The score so far.
+    pub score: u64,
+    /// The moves played so far.
+    pub moves: u64,
+    /// The seed the game started with.
+    pub seed: u64,
+    /// Where the spawns' random source stands ([`GameRng::state`]).
+    pub spawns: [u8; 48],
 }
 
 /// What a played turn did.
@@ -153,6 +198,41 @@ impl<B: GameBoard> Game<B> {
         }
         let spawner = Spawner::new(seed, rules.four_probability());
         Ok(Game { board, score: 0, moves: 0, rules, seed, spawner })
+    }
+
+    /// The game's state, to [`Game::restore`] it later.
+    pub fn save(&self) -> SavedGame<B> {
+        SavedGame {
+            board: self.board,
+            score: self.score,
+            moves: self.moves,
+            seed: self.seed,
+            spawns: self.spawner.rng.state(),
+        }
+    }
+
+    /// The game `saved` holds, under `rules`.
+    ///
+    /// # Errors
+    /// [`RulesError::BoardSize`] when the board's size is not the rules' size.
+    ///
+    /// ```
+    /// use game_core::{Board, Direction, Game, GameBoard, Rules};
+    ///
+    /// let mut game = Game::<Board>::new(Rules::default(), 1)?;
+    /// let mut copy = Game::restore(game.save(), Rules::default())?;
+    /// for dir in [Direction::Left, Direction::Up, Direction::Right] {
+    ///     assert_eq!(game.play(dir).ok(), copy.play(dir).ok());
+    /// }
+    /// assert_eq!(game.board(), copy.board());
+    /// # Ok::<(), game_core::RulesError>(())
+    /// ```
+    pub fn restore(saved: SavedGame<B>, rules: Rules) -> Result<Game<B>, RulesError> {
+        let mut game = Game::from_board(saved.board, rules, saved.seed)?;
+        game.score = saved.score;
+        game.moves = saved.moves;
+        game.spawner.rng = GameRng::from_state(saved.spawns);
+        Ok(game)
     }
 
     /// The board.

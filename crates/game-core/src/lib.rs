@@ -47,7 +47,7 @@ mod traits;
 pub use board::Board;
 pub use direction::{Direction, DirectionSet, ParseDirectionError};
 pub use error::{ParseBoardError, ParseErrorKind, PlaceError, PlayError, RulesError, SizeError};
-pub use game::{Game, GameRng, Spawner, Turn};
+pub use game::{Game, GameRng, SavedGame, Spawner, Turn};
 pub use grid::Grid;
 pub use limits::{MAX_EXPONENT, MAX_SIZE, MAX_TILE, MIN_SIZE};
 pub use rules::{Rules, RulesBuilder, TurnRule};
