@@ -626,9 +626,8 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
 /// The longest pause between moves: more looks like a hang.
 const MAX_DELAY_MS: u64 = 60_000;
 
-/// The most search threads. Far more threads than cores only add overhead
-/// (1024 threads took 9.7 s for a search of 253 nodes).
-const MAX_THREADS: u64 = 256;
+/// The most search threads: the solver's bound.
+const MAX_THREADS: u64 = solver_expectimax::MAX_THREADS as u64;
 
 /// A whole number in `range`; `unit` (e.g. " ms") follows the bounds in the
 /// messages.

@@ -39,7 +39,7 @@ mod tournament;
 mod tutorial;
 
 pub use config::{
-    Algorithm, ConfigError, Depth, LEARNED_HEURISTIC, MAX_DEPTH, Preset, SearchConfig,
+    Algorithm, ConfigError, Depth, LEARNED_HEURISTIC, MAX_DEPTH, MAX_THREADS, Preset, SearchConfig,
     UnknownPreset,
 };
 pub use eval::{Evaluator, WeightedEvaluator, Weights};

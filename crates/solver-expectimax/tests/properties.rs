@@ -267,6 +267,10 @@ fn bad_settings_are_errors() {
     let mut c = Preset::Default.config();
     c.threads = 0;
     assert_eq!(Solver::new(c).err(), Some(ConfigError::NoThreads));
+    c.threads = solver_expectimax::MAX_THREADS + 1;
+    assert_eq!(Solver::new(c).err(), Some(ConfigError::TooManyThreads(257)));
+    c.threads = solver_expectimax::MAX_THREADS;
+    assert!(c.validate().is_ok());
     let mut c = Preset::Default.config();
     c.depth = Depth::Fixed(0);
     assert_eq!(Solver::new(c).err(), Some(ConfigError::BadDepth));
