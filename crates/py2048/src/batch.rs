@@ -53,10 +53,13 @@ fn apply_action<'py>(
     let (boards, actions) = (boards.to_vec(), actions.to_vec());
     let n = boards.len();
     let (mut after, mut rewards, mut legal) = (vec![0u64; n], vec![0i64; n], vec![false; n]);
-    py.detach(|| {
+    let unpackable = py.detach(|| {
         for i in 0..n {
             let board = Board::from_raw(boards[i]);
             match board.slide(GYM_DIRECTIONS[actions[i] as usize]) {
+                // Two 32768s merged: the 65536 has no nibble, and its raw
+                // form would read as a 32768 (a silent wrong answer).
+                Some((next, _)) if !next.is_packed() => return Some(i),
                 Some((next, score)) => {
                     after[i] = next.raw();
                     rewards[i] = i64::from(score);
@@ -65,8 +68,42 @@ fn apply_action<'py>(
                 None => after[i] = board.raw(),
             }
         }
+        None
     });
+    if let Some(i) = unpackable {
+        return Err(PyValueError::new_err(format!(
+            "board {i}: action {a} merges two 32768s into a 65536, which a packed uint64 \
+             board cannot hold; play past 32768 on exponents (Env2048.apply_action, \
+             Env2048, VectorEnv2048)",
+            a = actions[i]
+        )));
+    }
     Ok((after.into_pyarray(py), rewards.into_pyarray(py), legal.into_pyarray(py)))
+}
+
+/// One board of exponents `(n, n)` (any size, tiles past 32768 included)
+/// moved by `action` without a spawn: the new exponents, the score gained
+/// and whether the action changed the board.
+#[pyfunction]
+fn slide_board<'py>(
+    py: Python<'py>,
+    exponents: PyReadonlyArray2<'py, u8>,
+    action: i64,
+) -> PyResult<(Bound<'py, PyArray2<u8>>, u32, bool)> {
+    let dir = crate::direction(action)?;
+    let grid = grid_of(&exponents)?;
+    let (next, score, legal) = match grid.slide(dir) {
+        Some((next, score)) => (next, score, true),
+        None => (grid, 0, false),
+    };
+    let n = next.size();
+    Ok((next.cells().to_vec().into_pyarray(py).reshape([n, n])?, score, legal))
+}
+
+/// Whether no action changes a board of exponents `(n, n)`.
+#[pyfunction]
+fn board_over(exponents: PyReadonlyArray2<'_, u8>) -> PyResult<bool> {
+    Ok(grid_of(&exponents)?.is_game_over())
 }
 
 /// Which actions change each board: `(N, 4)` int8 in gymnasium order.
@@ -132,6 +169,11 @@ fn pack<'py>(
         }
         let packed = Board::from_exponents(rows)
             .map_err(|e| PyValueError::new_err(format!("board {b}: {e}")))?;
+        if !packed.is_packed() {
+            return Err(PyValueError::new_err(format!(
+                "board {b}: a tile past 32768 (exponent 15) does not fit a packed uint64 board"
+            )));
+        }
         out.push(packed.raw());
     }
     Ok(out.into_pyarray(py))
@@ -176,5 +218,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pack, m)?)?;
     m.add_function(wrap_pyfunction!(parse_board, m)?)?;
     m.add_function(wrap_pyfunction!(format_board, m)?)?;
+    m.add_function(wrap_pyfunction!(slide_board, m)?)?;
+    m.add_function(wrap_pyfunction!(board_over, m)?)?;
     Ok(())
 }

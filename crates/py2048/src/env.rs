@@ -3,11 +3,13 @@
 //! illegal-action settings. One call per step returns everything the
 //! Python side puts in the step's tuple and `info`.
 
-use game_core::{Board, Game, GameBoard, GameRng, Grid, PlayError, Rules, RulesBuilder};
+use game_core::{Board, Game, GameBoard, GameRng, Grid, PlayError, Rules, RulesBuilder, SavedGame};
 use numpy::ndarray::{Array2, ArrayD, IxDyn};
-use numpy::{PyArray1, PyArray2, PyArrayDyn, ToPyArray};
+use numpy::{PyArray1, PyArray2, PyArrayDyn, PyReadonlyArray2, ToPyArray};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::batch::grid_of;
 use crate::encode::{Encoding, Illegal, cells, mask};
 use crate::{direction, value_error};
 
@@ -37,6 +39,59 @@ impl AnyGame {
         };
         Ok(game)
     }
+
+    /// The game's state with its board as a grid.
+    fn save(&self) -> SavedGame<Grid> {
+        match self {
+            AnyGame::Packed(g) => {
+                let s = g.save();
+                SavedGame {
+                    board: Grid::from(s.board),
+                    score: s.score,
+                    moves: s.moves,
+                    seed: s.seed,
+                    spawns: s.spawns,
+                }
+            }
+            AnyGame::Grid(g) => g.save(),
+        }
+    }
+
+    /// The game `saved` holds under `rules` (whose size its board has).
+    fn restore(saved: SavedGame<Grid>, rules: Rules) -> PyResult<AnyGame> {
+        if saved.board.size() != rules.size() {
+            return Err(PyValueError::new_err(format!(
+                "the board is {b}x{b} but this environment plays {r}x{r}",
+                b = saved.board.size(),
+                r = rules.size()
+            )));
+        }
+        if rules.size() != 4 {
+            return Ok(AnyGame::Grid(Game::restore(saved, rules).map_err(value_error)?));
+        }
+        let board = Board::try_from(saved.board).map_err(value_error)?;
+        let SavedGame { score, moves, seed, spawns, .. } = saved;
+        let packed = SavedGame { board, score, moves, seed, spawns };
+        Ok(AnyGame::Packed(Game::restore(packed, rules).map_err(value_error)?))
+    }
+}
+
+/// The constructor's arguments, as `__getnewargs__` gives them to pickle.
+type NewArgs = (usize, f64, String, usize, String, f64);
+
+/// What pickle keeps of an environment besides its settings: the seed
+/// stream's state, the board's exponents, the score, the moves, the game's
+/// seed, the spawns' state and the illegal actions so far.
+type State = (Vec<u8>, Vec<u8>, u64, u64, u64, Vec<u8>, u64);
+
+/// 48 bytes of a random source's state, or a `ValueError`.
+fn rng_state(bytes: &[u8]) -> PyResult<[u8; 48]> {
+    bytes.try_into().map_err(|_| {
+        PyValueError::new_err(format!(
+            "a pickled environment's random state is 48 bytes, not {}",
+            bytes.len()
+        ))
+    })
 }
 
 /// What one step returns: observation, reward, terminated, whether the
@@ -59,6 +114,7 @@ type StepResult<'py> = (
 #[pyclass(module = "py2048._native")]
 #[derive(Debug)]
 pub(crate) struct EnvCore {
+    args: NewArgs,
     rules: Rules,
     encoding: Encoding,
     illegal: Illegal,
@@ -86,7 +142,66 @@ impl EnvCore {
         let illegal = Illegal::parse(illegal_action, illegal_penalty)?;
         let mut seeder = GameRng::new(0);
         let game = AnyGame::new(rules, seeder.next_u64())?;
-        Ok(EnvCore { rules, encoding, illegal, seeder, game, illegal_count: 0 })
+        let args = (
+            size,
+            four_probability,
+            obs_mode.to_owned(),
+            max_pow,
+            illegal_action.to_owned(),
+            illegal_penalty,
+        );
+        Ok(EnvCore { args, rules, encoding, illegal, seeder, game, illegal_count: 0 })
+    }
+
+    /// The constructor's arguments (pickle calls `__new__` with them).
+    fn __getnewargs__(&self) -> NewArgs {
+        self.args.clone()
+    }
+
+    /// Everything else pickle and `copy.deepcopy` keep.
+    fn __getstate__(&self) -> State {
+        let saved = self.game.save();
+        (
+            self.seeder.state().to_vec(),
+            saved.board.cells().to_vec(),
+            saved.score,
+            saved.moves,
+            saved.seed,
+            saved.spawns.to_vec(),
+            self.illegal_count,
+        )
+    }
+
+    /// Restores what `__getstate__` kept: the environment then goes on
+    /// exactly as the original would.
+    fn __setstate__(&mut self, state: State) -> PyResult<()> {
+        let (seeder, cells, score, moves, seed, spawns, illegal_count) = state;
+        let n = self.rules.size();
+        if cells.len() != n * n {
+            return Err(PyValueError::new_err(format!(
+                "a pickled {n}x{n} environment has {} cells, not {}",
+                cells.len(),
+                n * n
+            )));
+        }
+        let mut board = Grid::empty(n).map_err(value_error)?;
+        for (i, &e) in cells.iter().enumerate() {
+            board = board.set_exponent(i / n, i % n, e).map_err(value_error)?;
+        }
+        let saved = SavedGame { board, score, moves, seed, spawns: rng_state(&spawns)? };
+        self.game = AnyGame::restore(saved, self.rules)?;
+        self.seeder = GameRng::from_state(rng_state(&seeder)?);
+        self.illegal_count = illegal_count;
+        Ok(())
+    }
+
+    /// Puts a board of exponents `(n, n)` in the game: the score, the moves
+    /// and the spawns go on from there.
+    fn set_board(&mut self, exponents: PyReadonlyArray2<'_, u8>) -> PyResult<()> {
+        let mut saved = self.game.save();
+        saved.board = grid_of(&exponents)?;
+        self.game = AnyGame::restore(saved, self.rules)?;
+        Ok(())
     }
 
     /// Restarts the stream of episode seeds from `seed`.

@@ -4,7 +4,7 @@
 
 use game_core::{Board, Game, GameBoard, GameRng, PlayError, Rules, RulesBuilder};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::encode::{Encoding, Illegal, mask, packed_cells};
@@ -19,16 +19,24 @@ struct Slot {
     /// The last step ended the episode: the next one resets.
     pending_reset: bool,
     steps: u64,
+    /// Illegal actions this episode.
+    illegal: u64,
 }
 
 /// What one batched step returns: observations, rewards, terminations,
-/// truncations, action masks `(N, 4)`, scores.
+/// truncations, action masks `(N, 4)`, scores, whether each action was
+/// legal, the score each gained, each largest exponent and each episode's
+/// illegal actions so far.
 type StepResult<'py> = (
     Bound<'py, PyArrayDyn<u8>>,
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray2<i8>>,
+    Bound<'py, PyArray1<u64>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<u8>>,
     Bound<'py, PyArray1<u64>>,
 );
 
@@ -41,18 +49,47 @@ struct Outputs {
     truncated: Vec<bool>,
     masks: Vec<i8>,
     scores: Vec<u64>,
+    legal: Vec<bool>,
+    gained: Vec<u32>,
+    max: Vec<u8>,
+    illegal: Vec<u64>,
+}
+
+/// A vector of `n` copies of `value`, or a `MemoryError` (not an abort) when
+/// the memory cannot be had.
+fn try_vec<T: Clone>(n: usize, value: T) -> PyResult<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| memory_error(n.saturating_mul(size_of::<T>())))?;
+    v.resize(n, value);
+    Ok(v)
+}
+
+fn memory_error(bytes: usize) -> PyErr {
+    PyMemoryError::new_err(format!(
+        "cannot allocate {:.1} GB for the batch: use fewer environments",
+        bytes as f64 / 1e9
+    ))
 }
 
 impl Outputs {
-    fn new(n: usize, per_cell: usize) -> Outputs {
-        Outputs {
-            obs: vec![0; n * 16 * per_cell],
-            rewards: vec![0.0; n],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            masks: vec![0; n * 4],
-            scores: vec![0; n],
-        }
+    fn new(n: usize, per_cell: usize) -> PyResult<Outputs> {
+        Ok(Outputs {
+            obs: try_vec(n.saturating_mul(16 * per_cell), 0)?,
+            rewards: try_vec(n, 0.0)?,
+            terminated: try_vec(n, false)?,
+            truncated: try_vec(n, false)?,
+            masks: try_vec(n.saturating_mul(4), 0)?,
+            scores: try_vec(n, 0)?,
+            legal: try_vec(n, true)?,
+            gained: try_vec(n, 0)?,
+            max: try_vec(n, 0)?,
+            illegal: try_vec(n, 0)?,
+        })
+    }
+
+    /// The bytes of one step's outputs for `n` environments.
+    fn bytes(n: usize, per_cell: usize) -> usize {
+        n.saturating_mul(16 * per_cell + 8 + 1 + 1 + 4 + 8 + 1 + 4 + 1 + 8)
     }
 }
 
@@ -80,6 +117,8 @@ impl VecCore {
         encoding.write(packed_cells(board), &mut out.obs[i * stride..(i + 1) * stride]);
         out.masks[i * 4..i * 4 + 4].copy_from_slice(&mask(&board));
         out.scores[i] = slot.game.score();
+        out.max[i] = board.max_exponent();
+        out.illegal[i] = slot.illegal;
     }
 
     fn shape(&self) -> Vec<usize> {
@@ -99,6 +138,10 @@ impl VecCore {
             out.truncated.into_pyarray(py),
             out.masks.into_pyarray(py).reshape([n, 4])?,
             out.scores.into_pyarray(py),
+            out.legal.into_pyarray(py),
+            out.gained.into_pyarray(py),
+            out.max.into_pyarray(py),
+            out.illegal.into_pyarray(py),
         ))
     }
 }
@@ -125,17 +168,30 @@ impl VecCore {
         let rules = RulesBuilder { four_probability, ..RulesBuilder::default() }
             .build()
             .map_err(value_error)?;
+        let encoding = Encoding::parse(obs_mode, max_pow)?;
+        // The environments and one step's outputs must fit: ask for both
+        // now, so that a batch too large is a MemoryError here rather than
+        // an abort on the first step.
+        let slot_bytes = num_envs.saturating_mul(size_of::<Slot>());
+        let step_bytes = Outputs::bytes(num_envs, encoding.per_cell());
+        let mut probe: Vec<u8> = Vec::new();
+        probe
+            .try_reserve_exact(slot_bytes.saturating_add(step_bytes))
+            .map_err(|_| memory_error(slot_bytes.saturating_add(step_bytes)))?;
+        drop(probe);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(num_envs).map_err(|_| memory_error(slot_bytes))?;
         let mut core = VecCore {
             rules,
-            encoding: Encoding::parse(obs_mode, max_pow)?,
+            encoding,
             illegal: Illegal::parse(illegal_action, illegal_penalty)?,
             max_steps,
-            slots: Vec::with_capacity(num_envs),
+            slots,
         };
         for i in 0..num_envs {
             let mut seeder = GameRng::new(i as u64);
             let game = core.new_game(&mut seeder);
-            core.slots.push(Slot { game, seeder, pending_reset: false, steps: 0 });
+            core.slots.push(Slot { game, seeder, pending_reset: false, steps: 0, illegal: 0 });
         }
         Ok(core)
     }
@@ -145,8 +201,9 @@ impl VecCore {
         self.slots.len()
     }
 
-    /// Restarts each environment's stream of episode seeds.
-    fn seed(&mut self, seeds: Vec<u64>) -> PyResult<()> {
+    /// Restarts the stream of episode seeds of each environment whose seed
+    /// is not `None`.
+    fn seed(&mut self, seeds: Vec<Option<u64>>) -> PyResult<()> {
         if seeds.len() != self.slots.len() {
             return Err(PyValueError::new_err(format!(
                 "{} seeds for {} environments",
@@ -155,23 +212,43 @@ impl VecCore {
             )));
         }
         for (slot, seed) in self.slots.iter_mut().zip(seeds) {
-            slot.seeder = GameRng::new(seed);
+            if let Some(seed) = seed {
+                slot.seeder = GameRng::new(seed);
+            }
         }
         Ok(())
     }
 
-    /// New games everywhere; the same tuple as `step` (rewards 0, nothing
-    /// terminated).
-    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<StepResult<'py>> {
-        let mut out = Outputs::new(self.slots.len(), self.encoding.per_cell());
+    /// New games in the environments `mask` selects (all when `None`); the
+    /// same tuple as `step` for every environment (rewards 0, nothing
+    /// terminated; the others' observations as they stand).
+    #[pyo3(signature = (mask=None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        mask: Option<Vec<bool>>,
+    ) -> PyResult<StepResult<'py>> {
+        let n = self.slots.len();
+        if let Some(m) = &mask
+            && m.len() != n
+        {
+            return Err(PyValueError::new_err(format!(
+                "a reset mask of {} entries for {n} environments",
+                m.len()
+            )));
+        }
+        let mut out = Outputs::new(n, self.encoding.per_cell())?;
         let encoding = self.encoding;
         let rules = self.rules;
         let slots = &mut self.slots;
         py.detach(|| {
             for (i, slot) in slots.iter_mut().enumerate() {
-                slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
-                slot.pending_reset = false;
-                slot.steps = 0;
+                if mask.as_ref().is_none_or(|m| m[i]) {
+                    slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
+                    slot.pending_reset = false;
+                    slot.steps = 0;
+                    slot.illegal = 0;
+                }
                 VecCore::observe(encoding, i, slot, &mut out);
             }
         });
@@ -199,7 +276,7 @@ impl VecCore {
             )));
         }
         let actions = actions.to_vec();
-        let mut out = Outputs::new(n, self.encoding.per_cell());
+        let mut out = Outputs::new(n, self.encoding.per_cell())?;
         let (encoding, illegal, max_steps, rules) =
             (self.encoding, self.illegal, self.max_steps, self.rules);
         let slots = &mut self.slots;
@@ -209,10 +286,18 @@ impl VecCore {
                     slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
                     slot.pending_reset = false;
                     slot.steps = 0;
+                    slot.illegal = 0;
                 } else {
                     let (reward, ends) = match slot.game.play(GYM_DIRECTIONS[action as usize]) {
-                        Ok(turn) => (f64::from(turn.score_gained), false),
-                        Err(PlayError::NothingMoves(_) | PlayError::GameOver) => illegal.outcome(),
+                        Ok(turn) => {
+                            out.gained[i] = turn.score_gained;
+                            (f64::from(turn.score_gained), false)
+                        }
+                        Err(PlayError::NothingMoves(_) | PlayError::GameOver) => {
+                            out.legal[i] = false;
+                            slot.illegal += 1;
+                            illegal.outcome()
+                        }
                     };
                     slot.steps += 1;
                     let terminated = ends || slot.game.board().is_game_over();

@@ -117,7 +117,7 @@ def test_bad_env_actions_raise(action, error):
         ({"four_probability": 1.5}, "probability"),
         ({"obs_mode": "rgb"}, "obs_mode"),
         ({"max_pow": 0}, "max_pow"),
-        ({"render_mode": "human"}, "render_mode"),
+        ({"render_mode": "window"}, "render_mode"),
     ],
 )
 def test_bad_env_settings_are_value_errors(kwargs, match):

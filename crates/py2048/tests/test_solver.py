@@ -121,5 +121,7 @@ def test_tiles_past_32768_parse_format_and_decide():
     assert py2048.format_board(exps) == big
     assert py2048.decide(exps, preset="fast").action in range(4)
     assert py2048.MAX_EXPONENT == 25
+    with pytest.raises(ValueError, match="0 \\(empty\\) to 17"):
+        py2048.decide(np.full((4, 4), 18, dtype=np.uint8))
     with pytest.raises(ValueError, match="0 \\(empty\\) to 25"):
-        py2048.decide(np.full((4, 4), 26, dtype=np.uint8))
+        py2048.decide(np.full((8, 8), 26, dtype=np.uint8))

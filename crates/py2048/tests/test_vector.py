@@ -114,3 +114,75 @@ def test_bad_settings_raise():
         py2048.VectorEnv2048(num_envs=2, size=5)
     with pytest.raises(ValueError, match="obs_mode"):
         py2048.VectorEnv2048(num_envs=2, obs_mode="pixels")
+
+
+def test_reset_mask_resets_only_the_chosen_environments():
+    # See: issue 35, item 3.
+    env = py2048.VectorEnv2048(num_envs=4, obs_mode="exponents")
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        obs, *_ , infos = env.step(rng.integers(0, 4, size=4))
+    scores = infos["score"].copy()
+    mask = np.array([True, False, True, False])
+    new_obs, infos = env.reset(seed=100, options={"reset_mask": mask})
+    np.testing.assert_array_equal(new_obs[[1, 3]], obs[[1, 3]])
+    np.testing.assert_array_equal(infos["score"][[1, 3]], scores[[1, 3]])
+    assert (infos["score"][[0, 2]] == 0).all()
+    np.testing.assert_array_equal(infos["_score"], mask)
+    # The reset ones start the games their seeds give: 100 + i.
+    for i in (0, 2):
+        single = py2048.Env2048(obs_mode="exponents")
+        np.testing.assert_array_equal(single.reset(seed=100 + i)[0], new_obs[i])
+    # gymnasium's checks on the mask.
+    for bad, error in [
+        ([True] * 4, TypeError),
+        (np.ones(3, dtype=bool), ValueError),
+        (np.ones(4, dtype=np.int8), TypeError),
+        (np.zeros(4, dtype=bool), ValueError),
+    ]:
+        with pytest.raises(error, match="reset_mask"):
+            env.reset(options={"reset_mask": bad})
+
+
+def test_reset_mask_matches_gymnasium_sync_vector_env():
+    mine = py2048.VectorEnv2048(num_envs=3, obs_mode="exponents")
+    theirs = gym.vector.SyncVectorEnv(
+        [lambda: py2048.Env2048(obs_mode="exponents") for _ in range(3)],
+        autoreset_mode=gym.vector.AutoresetMode.NEXT_STEP,
+    )
+    a, _ = mine.reset(seed=5)
+    b, _ = theirs.reset(seed=5)
+    np.testing.assert_array_equal(a, b)
+    rng = np.random.default_rng(2)
+    for t in range(400):
+        actions = rng.integers(0, 4, size=3)
+        a = mine.step(actions)
+        b = theirs.step(actions)
+        for x, y in zip(a[:4], b[:4]):
+            np.testing.assert_array_equal(x, y)
+        for key in ["max", "is_legal", "step_score", "total_score", "illegal_count"]:
+            np.testing.assert_array_equal(a[4][key], b[4][key], err_msg=f"{key} at step {t}")
+        if t % 50 == 49:
+            mask = rng.random(3) < 0.5
+            mask[t % 3] = True
+            a = mine.reset(seed=t, options={"reset_mask": mask})
+            b = theirs.reset(seed=t, options={"reset_mask": mask.copy()})
+            np.testing.assert_array_equal(a[0], b[0])
+
+
+def test_infos_carry_gymnasium_2048s_keys():
+    env = py2048.VectorEnv2048(num_envs=2, obs_mode="exponents")
+    env.reset(seed=0)
+    _, rewards, _, _, infos = env.step(np.array([0, 0]))
+    for key in ["action_mask", "score", "total_score", "step_score", "max", "is_legal", "illegal_count"]:
+        assert infos[key].shape[0] == 2 and infos["_" + key].all()
+    np.testing.assert_array_equal(infos["step_score"][infos["is_legal"]], rewards[infos["is_legal"]])
+    obs = env.step(np.array([0, 0]))[0]
+    assert (env.step(np.array([1, 1]))[4]["max"] >= 1).all() and obs.max() >= 1
+
+
+def test_a_batch_too_large_is_a_memory_error_not_an_abort():
+    # See: issue 35, item 6.
+    with pytest.raises(MemoryError, match="fewer environments"):
+        py2048.VectorEnv2048(num_envs=10**12)

@@ -10,7 +10,9 @@
 
 Importing the package registers ``py2048/Env2048-v0`` with gymnasium
 (``gymnasium.make`` and ``gymnasium.make_vec(..., vectorization_mode=
-"vector_entry_point")``).
+"vector_entry_point")``), and ``py2048/TwentyFortyEight-v0``: the same
+environment under gymnasium-2048's name and (lack of a) step limit, for
+programs written for ``gymnasium_2048/TwentyFortyEight-v0``.
 """
 
 from py2048.board import (
@@ -23,12 +25,13 @@ from py2048.board import (
     parse_board,
     unpack,
 )
-from py2048.env import MAX_EXPONENT, Env2048
+from py2048.env import MAX_EXPONENT, Env2048, TwentyFortyEightEnv
 from py2048.solver import PRESETS, SHIPPED_WEIGHTS, Decision, Network, Solver, decide, value
 from py2048.vector import VectorEnv2048
 
 __all__ = [
     "ACTION_NAMES",
+    "ALIAS_ID",
     "ENV_ID",
     "MAX_EPISODE_STEPS",
     "MAX_EXPONENT",
@@ -38,6 +41,7 @@ __all__ = [
     "Env2048",
     "Network",
     "Solver",
+    "TwentyFortyEightEnv",
     "VectorEnv2048",
     "apply_action",
     "decide",
@@ -53,6 +57,9 @@ __all__ = [
 #: The registered environment's id.
 ENV_ID = "py2048/Env2048-v0"
 
+#: The id under gymnasium-2048's environment name.
+ALIAS_ID = "py2048/TwentyFortyEight-v0"
+
 #: The registered step limit: far beyond a 32768 game (about 16,000 moves),
 #: but it ends an agent stuck on an illegal action under the no-op rule.
 MAX_EPISODE_STEPS = 100_000
@@ -67,6 +74,12 @@ def _register() -> None:
             entry_point="py2048.env:Env2048",
             vector_entry_point="py2048.vector:VectorEnv2048",
             max_episode_steps=MAX_EPISODE_STEPS,
+        )
+    if ALIAS_ID not in gymnasium.registry:
+        gymnasium.register(
+            id=ALIAS_ID,
+            entry_point="py2048.env:TwentyFortyEightEnv",
+            vector_entry_point="py2048.vector:VectorEnv2048",
         )
 
 

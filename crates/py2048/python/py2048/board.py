@@ -29,6 +29,17 @@ def _integers(values: Any, name: str) -> npt.NDArray[Any]:
     return arr
 
 
+def whole(value: Any, name: str, minimum: int = 0, maximum: int = 2**64 - 1) -> int:
+    """An integer setting, or a ``TypeError`` / ``ValueError`` naming it (a
+    negative number would otherwise reach the engine as an
+    ``OverflowError``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if not minimum <= value <= maximum:
+        raise ValueError(f"{name} must be between {minimum} and {maximum}, got {value}")
+    return int(value)
+
+
 def as_boards(boards: Any) -> npt.NDArray[np.uint64]:
     """Packed boards as a ``uint64`` array of the same shape.
 
@@ -136,25 +147,55 @@ def format_board(board: Any) -> str:
 def as_exponents(board: Any) -> npt.NDArray[np.uint8]:
     """One board as exponents ``(n, n)``, from its text, a packed ``int``,
     an ``(n, n)`` array of exponents or an ``(n, n, C)`` one-hot
-    observation."""
+    observation. An array is exponents: values past the largest tile of an
+    ``n x n`` game (17 on 4x4) are a ``ValueError``, as is a ``(n, n, C)``
+    array that is not one-hot."""
     if isinstance(board, str):
         return parse_board(board)
     if isinstance(board, (int, np.integer)) and not isinstance(board, (bool, np.bool_)):
         return unpack(board)
     arr = _integers(board, "a board") if not _is_float_onehot(board) else np.asarray(board)
     if arr.ndim == 3 and arr.shape[0] == arr.shape[1]:
-        arr = np.argmax(arr, axis=-1)
+        arr = _from_onehot(arr)
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
         raise ValueError(
             f"a board is a str, a packed int, exponents (n, n) or a one-hot (n, n, C);"
             f" got an array of shape {arr.shape}"
         )
-    if arr.size and (arr.min() < 0 or arr.max() > _native.MAX_EXPONENT):
+    n = arr.shape[0]
+    # The largest tile an n x n game can make: 2^(n*n + 1) (17 on 4x4).
+    top = min(n * n + 1, _native.MAX_EXPONENT)
+    if arr.size and (arr.min() < 0 or arr.max() > top):
+        hint = ": tile values? pass their log2 (0 stays 0) or the board's text" if (
+            arr.max() > top and _powers_of_two(arr)
+        ) else ""
         raise ValueError(
-            f"exponents must be 0 (empty) to {_native.MAX_EXPONENT} (2^{_native.MAX_EXPONENT}),"
-            f" got values from {arr.min()} to {arr.max()}"
+            f"exponents on a {n}x{n} board are 0 (empty) to {top} (2^{top}),"
+            f" got values from {arr.min()} to {arr.max()}{hint}"
         )
+    # Values up to `top` are read as exponents, even when they look like
+    # tile values (2, 4, 8, 16): they are valid exponents too, and refusing
+    # them would refuse real boards.
     return np.ascontiguousarray(arr, dtype=np.uint8)
+
+
+def _powers_of_two(arr: npt.NDArray[Any]) -> bool:
+    """Whether every non-zero value is a tile value (a power of two, 2 or
+    more) and there is one."""
+    nz = arr[arr != 0].astype(np.int64)
+    return bool(nz.size) and bool(np.all(nz >= 2)) and bool(np.all((nz & (nz - 1)) == 0))
+
+
+def _from_onehot(arr: npt.NDArray[Any]) -> npt.NDArray[np.intp]:
+    """The exponents of a one-hot ``(n, n, C)`` observation, or a
+    ``ValueError`` when it is not one (exactly one 1 per cell, 0 elsewhere)."""
+    if not np.all((arr == 0) | (arr == 1)) or not np.all(arr.sum(axis=-1) == 1):
+        raise ValueError(
+            f"an (n, n, C) board is a one-hot observation: exactly one 1 per cell and 0"
+            f" elsewhere; got values from {arr.min()} to {arr.max()}"
+            f" and {int(arr.sum(axis=-1).min())} to {int(arr.sum(axis=-1).max())} ones per cell"
+        )
+    return np.argmax(arr, axis=-1)
 
 
 def _is_float_onehot(board: Any) -> bool:

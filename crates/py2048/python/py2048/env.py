@@ -11,7 +11,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from py2048 import _native, render
-from py2048.board import ObsMode
+from py2048.board import ObsMode, as_exponents, whole
 
 #: The largest exponent a board holds: 25, the 2^25 tile, the engine's cap
 #: (a 4x4 game reaches at most 17, the 131072 tile).
@@ -50,8 +50,10 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
     changes the board.
 
     Args:
-        render_mode: ``"ansi"`` (the bordered board as text) or
-            ``"rgb_array"`` (an image as a numpy array), or ``None``.
+        render_mode: ``"ansi"`` (the bordered board as text),
+            ``"rgb_array"`` (an image as a numpy array), ``"human"`` (the
+            board printed to the terminal after every reset and step; no
+            pygame needed) or ``None``.
         size: rows and columns, 2 to 8 (4 is the packed fast path).
         max_pow: one-hot channels (gymnasium-2048's option): channel ``e`` is
             lit for exponent ``e`` (0 empty); exponents at or above
@@ -73,9 +75,16 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
 
     ``reset(seed=s)`` starts a stream of episode seeds: the same seed gives
     the same games, whatever else happened before.
+
+    The reward is an ``int`` (the merged tiles' sum), a ``float`` only for an
+    illegal action's penalty. ``env.board = b`` sets the board mid-game (the
+    score and the spawns go on); :meth:`apply_action` and
+    :meth:`is_terminated` are gymnasium-2048's board functions, exact past
+    32768 and on any size. An environment pickles and ``copy.deepcopy``-s:
+    the copy plays on exactly as the original would.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
 
     def __init__(
         self,
@@ -89,15 +98,17 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
-                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+                f"render_mode must be None, 'ansi', 'rgb_array' or 'human', got {render_mode!r}"
             )
+        size = whole(size, "size")
+        max_pow = whole(max_pow, "max_pow")
         self._core = _native.EnvCore(
-            int(size), float(four_probability), obs_mode, int(max_pow),
+            size, float(four_probability), obs_mode, max_pow,
             illegal_action, float(illegal_penalty),
         )
         self.render_mode = render_mode
-        self.size = int(size)
-        self.observation_space = observation_space(self.size, obs_mode, int(max_pow))
+        self.size = size
+        self.observation_space = observation_space(self.size, obs_mode, max_pow)
         self.action_space = spaces.Discrete(4)
         self._seeded = False
         self._total_score = 0
@@ -122,6 +133,8 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
             "illegal_count": 0,
             "action_mask": self._core.action_mask(),
         }
+        if self.render_mode == "human":
+            self.render()
         return obs, info
 
     def step(
@@ -141,6 +154,11 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
             "illegal_count": n_illegal,
             "action_mask": mask,
         }
+        if legal or reward == 0:
+            # The merged tiles' sum, an int as gymnasium-2048 gives it.
+            reward = gained
+        if self.render_mode == "human":
+            self.render()
         return obs, reward, terminated, False, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
@@ -150,8 +168,30 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
 
     @property
     def board(self) -> npt.NDArray[np.uint8]:
-        """The exponents of the board, ``(size, size)`` (a copy)."""
+        """The exponents of the board, ``(size, size)`` (a copy: write the
+        whole board back to change it)."""
         return self._core.exponents()
+
+    @board.setter
+    def board(self, board: Any) -> None:
+        """Puts a board in the game (exponents ``(size, size)``, its text, a
+        packed ``int`` or a one-hot observation); the score, the move count
+        and the spawns go on from there."""
+        self._core.set_board(as_exponents(board))
+
+    @staticmethod
+    def apply_action(board: Any, action: int) -> tuple[npt.NDArray[np.uint8], int, bool]:
+        """``board`` (exponents ``(n, n)``, any size, tiles past 32768
+        included) moved by ``action`` without a spawn: ``(next_board,
+        score gained, whether the action changed the board)``, as
+        gymnasium-2048's ``TwentyFortyEightEnv.apply_action``."""
+        next_board, gained, legal = _native.slide_board(as_exponents(board), _as_action(action))
+        return next_board, gained, legal
+
+    @staticmethod
+    def is_terminated(board: Any) -> bool:
+        """Whether no action changes ``board`` (exponents ``(n, n)``)."""
+        return _native.board_over(as_exponents(board))
 
     @property
     def packed_board(self) -> int:
@@ -173,4 +213,13 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
             return render.ansi(self._core.exponents(), self._core.score())
         if self.render_mode == "rgb_array":
             return render.rgb(self._core.exponents())
+        if self.render_mode == "human":
+            print(render.ansi(self._core.exponents(), self._core.score()), flush=True)
         return None
+
+
+class TwentyFortyEightEnv(Env2048):
+    """:class:`Env2048` under gymnasium-2048's class name, so that a program
+    written for it switches by one import (``from py2048 import
+    TwentyFortyEightEnv``); registered as ``py2048/TwentyFortyEight-v0``,
+    with no step limit, as gymnasium-2048's own id has none."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +12,11 @@ import numpy as np
 import numpy.typing as npt
 
 from py2048 import _native
-from py2048.board import ACTION_NAMES, as_boards, as_exponents, pack
+from py2048.board import ACTION_NAMES, as_boards, as_exponents, pack, whole
+
+#: The most search threads (the engine's bound): more threads than cores
+#: only slow a search down.
+MAX_THREADS: int = _native.MAX_THREADS
 
 #: The presets: ``tutorial``, ``fast``, ``default``, ``max`` (the heuristic
 #: search) and ``ntuple``, ``ntuple-deep`` (the learned network under a
@@ -51,8 +56,10 @@ class Solver:
         preset: one of :data:`PRESETS`.
         time_ms: a time budget per decision (the search deepens until it runs out).
         depth: a fixed depth instead of the preset's.
-        threads: search threads (default: the preset's; every core for
-            ``default``, ``max`` and ``ntuple-deep``).
+        threads: search threads, 1 to :data:`MAX_THREADS` (default: the
+            preset's; every core for ``default``, ``max`` and
+            ``ntuple-deep``); more than the machine's cores gives a
+            ``RuntimeWarning``.
         weights: the learned presets' weights file (default: the shipped
             file of the source checkout; ``FileNotFoundError`` if absent).
 
@@ -68,6 +75,20 @@ class Solver:
         threads: int | None = None,
         weights: str | os.PathLike[str] | None = None,
     ) -> None:
+        if time_ms is not None:
+            time_ms = whole(time_ms, "time_ms", minimum=1)
+        if depth is not None:
+            depth = whole(depth, "depth", minimum=1, maximum=2**32 - 1)
+        if threads is not None:
+            threads = whole(threads, "threads", minimum=1, maximum=MAX_THREADS)
+            cores = os.cpu_count() or 1
+            if threads > cores:
+                warnings.warn(
+                    f"threads={threads} is more than this machine's {cores} core(s):"
+                    " the extra threads only slow the search",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
         self.preset = preset
         self._solver = _native.Solver(preset, time_ms, depth, threads, weights)
 
@@ -121,9 +142,7 @@ class Network:
         the score the network expects from there. ``boards``: packed boards
         (any shape: an array of the same shape), or one board as text or
         exponents ``(4, 4)`` (a ``float``)."""
-        if isinstance(boards, str) or (
-            isinstance(boards, np.ndarray) and boards.ndim == 2 and boards.shape == (4, 4)
-        ):
+        if isinstance(boards, str) or _one_board(boards):
             exps = as_exponents(boards)
             if exps.shape != (4, 4):
                 raise ValueError(f"the network values 4x4 boards, not {exps.shape[0]}x{exps.shape[1]}")
@@ -131,6 +150,18 @@ class Network:
         b = as_boards(boards)
         values = self._net.value(b.reshape(-1)).reshape(b.shape)
         return float(values) if values.ndim == 0 else values
+
+
+def _one_board(boards: Any) -> bool:
+    """Whether an array is one board of exponents ``(n, n)`` (n from 2 to
+    8, values that are exponents) rather than packed boards of that shape:
+    packed boards that small would hold tiles only in their first cells."""
+    if not isinstance(boards, np.ndarray) or boards.ndim != 2:
+        return False
+    n = boards.shape[0]
+    if boards.shape != (n, n) or not 2 <= n <= 8 or not np.issubdtype(boards.dtype, np.integer):
+        return False
+    return bool(boards.size == 0 or boards.max() <= _native.MAX_EXPONENT)
 
 
 @functools.lru_cache(maxsize=4)

@@ -13,7 +13,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from py2048 import _native, render
-from py2048.board import ObsMode, as_actions
+from py2048.board import ObsMode, as_actions, whole
 from py2048.env import observation_space
 
 
@@ -30,8 +30,16 @@ class VectorEnv2048(VectorEnv):
 
     ``reset(seed=s)`` seeds environment ``i`` with ``s + i``: it then plays
     exactly the games ``Env2048().reset(seed=s + i)`` plays, episode after
-    episode. ``infos["action_mask"]`` is ``(num_envs, 4)`` int8 and
-    ``infos["score"]`` each game's score.
+    episode. ``reset(options={"reset_mask": m})`` resets only the
+    environments ``m`` (a boolean array) selects, as gymnasium's vector API
+    does; the others go on.
+
+    ``infos`` holds, per environment: ``action_mask`` (``(num_envs, 4)``
+    int8), ``score`` and ``total_score`` (each game's score), ``step_score``
+    (what the last action gained), ``max`` (the largest exponent),
+    ``is_legal`` and ``illegal_count`` (gymnasium-2048's keys; its
+    ``board`` is the observation itself with ``obs_mode="exponents"``, or
+    :func:`py2048.unpack` of :attr:`boards`).
     """
 
     metadata = {
@@ -57,16 +65,17 @@ class VectorEnv2048(VectorEnv):
             raise ValueError(
                 f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
             )
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
-            raise TypeError(f"num_envs must be an int, got {type(num_envs).__name__}")
+        num_envs = whole(num_envs, "num_envs", minimum=1)
+        max_pow = whole(max_pow, "max_pow")
+        if max_episode_steps is not None:
+            max_episode_steps = whole(max_episode_steps, "max_episode_steps", minimum=1)
         self._core = _native.VecCore(
-            int(num_envs), float(four_probability), obs_mode, int(max_pow),
-            illegal_action, float(illegal_penalty),
-            None if max_episode_steps is None else int(max_episode_steps),
+            num_envs, float(four_probability), obs_mode, max_pow,
+            illegal_action, float(illegal_penalty), max_episode_steps,
         )
-        self.num_envs = int(num_envs)
+        self.num_envs = num_envs
         self.render_mode = render_mode
-        self.single_observation_space = observation_space(4, obs_mode, int(max_pow))
+        self.single_observation_space = observation_space(4, obs_mode, max_pow)
         self.single_action_space = spaces.Discrete(4)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -79,17 +88,25 @@ class VectorEnv2048(VectorEnv):
         options: dict[str, Any] | None = None,
     ) -> tuple[npt.NDArray[np.uint8], dict[str, Any]]:
         n = self.num_envs
+        mask = _reset_mask(options, n)
+        chosen = [True] * n if mask is None else [bool(m) for m in mask]
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             super().reset(seed=int(seed))
-            self._core.seed([int(seed) + i for i in range(n)])
+            seeds = [whole(seed, "seed") + i if c else None for i, c in enumerate(chosen)]
+            self._core.seed(seeds)
             self._seeded = True
         elif seed is not None:
-            seeds = list(seed)
-            if len(seeds) != n:
-                raise ValueError(f"{len(seeds)} seeds for {n} environments")
+            given = list(seed)
+            if len(given) != n:
+                raise ValueError(f"{len(given)} seeds for {n} environments")
             super().reset(seed=None)
             self._core.seed(
-                [int(self.np_random.integers(0, 2**63)) if s is None else int(s) for s in seeds]
+                [
+                    None if not c
+                    else int(self.np_random.integers(0, 2**63)) if s is None
+                    else whole(s, "seed")
+                    for s, c in zip(given, chosen)
+                ]
             )
             self._seeded = True
         else:
@@ -97,8 +114,8 @@ class VectorEnv2048(VectorEnv):
             if not self._seeded:
                 self._core.seed([int(s) for s in self.np_random.integers(0, 2**63, size=n)])
                 self._seeded = True
-        obs, _, _, _, masks, scores = self._core.reset()
-        return obs, self._infos(masks, scores)
+        out = self._core.reset(None if mask is None else chosen)
+        return out[0], self._infos(out, None if mask is None else mask)
 
     def step(
         self, actions: Any
@@ -114,17 +131,27 @@ class VectorEnv2048(VectorEnv):
             raise ValueError(
                 f"expected one action per environment, shape ({self.num_envs},), got {a.shape}"
             )
-        obs, rewards, terminated, truncated, masks, scores = self._core.step(a)
-        return obs, rewards, terminated, truncated, self._infos(masks, scores)
+        out = self._core.step(a)
+        return out[0], out[1], out[2], out[3], self._infos(out, None)
 
-    def _infos(self, masks: npt.NDArray[np.int8], scores: npt.NDArray[np.uint64]) -> dict[str, Any]:
-        n = self.num_envs
-        return {
-            "action_mask": masks,
-            "_action_mask": np.ones(n, dtype=np.bool_),
-            "score": scores,
-            "_score": np.ones(n, dtype=np.bool_),
-        }
+    def _infos(self, out: tuple[Any, ...], mask: npt.NDArray[np.bool_] | None) -> dict[str, Any]:
+        """The batched infos of a step or reset; ``mask`` marks the
+        environments that have them (all when ``None``)."""
+        _, _, _, _, masks, scores, legal, gained, top, illegal = out
+        present = np.ones(self.num_envs, dtype=np.bool_) if mask is None else mask.copy()
+        infos: dict[str, Any] = {}
+        for key, value in (
+            ("action_mask", masks),
+            ("score", scores),
+            ("total_score", scores.copy()),
+            ("step_score", gained),
+            ("max", top),
+            ("is_legal", legal),
+            ("illegal_count", illegal),
+        ):
+            infos[key] = value
+            infos["_" + key] = present.copy()
+        return infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Which actions change each board now: ``(num_envs, 4)`` booleans."""
@@ -143,3 +170,20 @@ class VectorEnv2048(VectorEnv):
         if self.render_mode == "ansi":
             return tuple(render.ansi(e) for e in exps)
         return tuple(render.rgb(e) for e in exps)
+
+
+def _reset_mask(options: dict[str, Any] | None, n: int) -> npt.NDArray[np.bool_] | None:
+    """``options["reset_mask"]`` checked as gymnasium's vector environments
+    check it, or ``None`` when there is none."""
+    if not options or "reset_mask" not in options:
+        return None
+    mask = options["reset_mask"]
+    if not isinstance(mask, np.ndarray):
+        raise TypeError(f"options['reset_mask'] must be a numpy array, got {type(mask).__name__}")
+    if mask.shape != (n,):
+        raise ValueError(f"options['reset_mask'] must have shape ({n},), got {mask.shape}")
+    if mask.dtype != np.bool_:
+        raise TypeError(f"options['reset_mask'] must have dtype bool, got {mask.dtype}")
+    if not mask.any():
+        raise ValueError("options['reset_mask'] must select at least one environment")
+    return mask

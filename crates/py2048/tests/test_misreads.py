@@ -1,0 +1,75 @@
+"""Inputs that used to be misread or crash: each is refused with the
+exception the docs promise, or read right.
+
+See: issue 35, item 6.
+"""
+
+import os
+
+import numpy as np
+import pytest
+
+import py2048
+
+
+def test_an_integer_array_that_is_not_one_hot_is_refused():
+    onehot = py2048.encode(py2048.pack(py2048.parse_board("2 0 0 0/0 4 0 0/0 0 0 0/0 0 0 2")))
+    assert py2048.decide(onehot, preset="fast").action in range(4)
+    for bad in [onehot * 3, np.zeros((4, 4, 16), dtype=np.uint8), onehot + onehot[..., ::-1]]:
+        with pytest.raises(ValueError, match="one-hot"):
+            py2048.decide(bad, preset="fast")
+    # A float one-hot that is really one is fine; one that is not is refused.
+    assert py2048.format_board(onehot.astype(np.float32)) == "2 0 0 0/0 4 0 0/0 0 0 0/0 0 0 2"
+    with pytest.raises(ValueError, match="one-hot"):
+        py2048.format_board(onehot * 0.5)
+
+
+def test_tile_values_are_not_read_as_exponents_past_the_largest_tile():
+    values = np.array([[2, 4, 8, 16], [32, 64, 128, 256], [0] * 4, [0] * 4])
+    with pytest.raises(ValueError, match="0 \\(empty\\) to 17.*tile values\\? pass their log2"):
+        py2048.decide(values, preset="fast")
+    exps = np.log2(np.where(values > 0, values, 1)).astype(np.uint8)
+    assert py2048.format_board(exps) == "2 4 8 16/32 64 128 256/0 0 0 0/0 0 0 0"
+    # A 3x3 board holds at most a 1024 (exponent 10).
+    with pytest.raises(ValueError, match="3x3 board are 0 \\(empty\\) to 10"):
+        py2048.format_board(np.full((3, 3), 11))
+
+
+def test_value_of_a_board_that_is_not_4x4_is_refused():
+    if not os.path.isfile(py2048.SHIPPED_WEIGHTS):
+        pytest.skip("no shipped weights in this checkout")
+    with pytest.raises(ValueError, match="4x4 boards, not 5x5"):
+        py2048.value(np.ones((5, 5), dtype=np.uint8))
+    one = py2048.value(np.ones((4, 4), dtype=np.uint8))
+    assert isinstance(one, float)
+    # Packed boards of any shape still give one value each.
+    packed = py2048.pack(np.ones((3, 4, 4), dtype=np.uint8))
+    assert py2048.value(packed).shape == (3,)
+    assert py2048.value(np.array([[packed[0]] * 2] * 2, dtype=np.uint64)).shape == (2, 2)
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: py2048.Env2048(size=-1), "size"),
+        (lambda: py2048.Env2048(max_pow=-3), "max_pow"),
+        (lambda: py2048.VectorEnv2048(num_envs=-1), "num_envs"),
+        (lambda: py2048.VectorEnv2048(num_envs=0), "num_envs"),
+        (lambda: py2048.VectorEnv2048(num_envs=2, max_episode_steps=-5), "max_episode_steps"),
+        (lambda: py2048.VectorEnv2048(num_envs=2).reset(seed=[1, -1]), "seed"),
+        (lambda: py2048.Solver("fast", time_ms=-1), "time_ms"),
+        (lambda: py2048.Solver("fast", depth=-2), "depth"),
+        (lambda: py2048.Solver("fast", threads=-1), "threads"),
+        (lambda: py2048.Solver("fast", threads=0), "threads"),
+        (lambda: py2048.decide("2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2", "fast", threads=10000), "threads"),
+    ],
+)
+def test_negative_or_huge_settings_are_value_errors(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
+
+
+def test_more_threads_than_cores_warns():
+    with pytest.warns(RuntimeWarning, match="more than this machine"):
+        py2048.Solver("fast", threads=py2048.solver.MAX_THREADS)
+    assert py2048.solver.MAX_THREADS == 256
