@@ -15,25 +15,28 @@ use solver_expectimax::{Depth, Preset, SearchConfig, SharedEvaluator};
 use crate::batch::grid_of;
 use crate::{gym_action, value_error};
 
-/// The network in `path` (the shipped file when `None`), loaded once per
-/// process; a missing file is a `FileNotFoundError` that says what to do.
-fn load_network(path: Option<&Path>) -> PyResult<Arc<ntuple::Network>> {
-    let shown = path.map_or_else(|| PathBuf::from(ntuple::SHIPPED_WEIGHTS), Path::to_owned);
-    if !shown.is_file() {
-        let hint = if path.is_none() {
-            "the shipped weights are only found from a source checkout of the \
-             repository that has the file; pass weights=PATH to a weights file \
-             (cli-ascii export-weights writes one)"
-        } else {
-            "pass weights=PATH to an existing weights file (cli-ascii export-weights writes one)"
-        };
+/// The network in `path`, loaded once per process; a missing file is a
+/// `FileNotFoundError` that says what to do. (The Python side passes the
+/// shipped file's path when the caller gives none: it knows where the wheel
+/// put it.)
+fn load_network(path: &Path) -> PyResult<Arc<ntuple::Network>> {
+    if !path.is_file() {
         return Err(PyFileNotFoundError::new_err(format!(
-            "the learned network's weights file {} does not exist: {hint}",
-            shown.display()
+            "the learned network's weights file {} does not exist: pass weights=PATH to an \
+             existing weights file (cli-ascii export-weights writes one)",
+            path.display()
         )));
     }
-    ntuple::shared_network(path)
+    ntuple::shared_network(Some(path))
         .map_err(|e| PyValueError::new_err(format!("cannot load the learned network: {e}")))
+}
+
+/// Whether `preset` names a learned preset (one that loads a network);
+/// a `ValueError` for an unknown name.
+#[pyfunction]
+pub(crate) fn is_learned(preset: &str) -> PyResult<bool> {
+    let preset: Preset = preset.parse().map_err(value_error)?;
+    Ok(preset.is_learned())
 }
 
 /// A solver with its settings, reused from decision to decision.
@@ -82,7 +85,10 @@ impl Solver {
         }
         // Making a solver allocates (and may touch) its table: no GIL needed.
         let solver = if learned {
-            let net: SharedEvaluator = load_network(weights.as_deref())?;
+            let path = weights.ok_or_else(|| {
+                PyValueError::new_err(format!("the learned preset {preset} needs weights=PATH"))
+            })?;
+            let net: SharedEvaluator = load_network(&path)?;
             py.detach(|| solver_expectimax::Solver::with_evaluator(config, net))
         } else {
             py.detach(|| solver_expectimax::Solver::new(config))
@@ -135,12 +141,9 @@ pub(crate) struct Network {
 #[pymethods]
 impl Network {
     #[new]
-    #[pyo3(signature = (weights=None))]
-    fn new(py: Python<'_>, weights: Option<PathBuf>) -> PyResult<Network> {
-        let net = py.detach(|| load_network(weights.as_deref()))?;
-        let path =
-            weights.map_or_else(|| ntuple::SHIPPED_WEIGHTS.to_owned(), |p| p.display().to_string());
-        Ok(Network { net, path })
+    fn new(py: Python<'_>, weights: PathBuf) -> PyResult<Network> {
+        let net = py.detach(|| load_network(&weights))?;
+        Ok(Network { net, path: weights.display().to_string() })
     }
 
     /// The value of each packed board, read as an afterstate (after a move,

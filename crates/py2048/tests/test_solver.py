@@ -125,3 +125,15 @@ def test_tiles_past_32768_parse_format_and_decide():
         py2048.decide(np.full((4, 4), 18, dtype=np.uint8))
     with pytest.raises(ValueError, match="0 \\(empty\\) to 25"):
         py2048.decide(np.full((8, 8), 26, dtype=np.uint8))
+
+
+def test_the_package_carries_the_shipped_weights():
+    # See: issue 35, item 5. The wheel holds py2048/weights/4x6.n2048, so the
+    # learned presets work wherever the wheel is installed, not only next to
+    # the checkout it was built from.
+    pkg = Path(py2048.__file__).parent
+    assert Path(py2048.SHIPPED_WEIGHTS) == pkg / "weights" / "4x6.n2048"
+    assert Path(py2048.SHIPPED_WEIGHTS).stat().st_size > 1_000_000
+    assert py2048.Network().path == py2048.SHIPPED_WEIGHTS
+    with pytest.raises(FileNotFoundError, match="pass weights=PATH"):
+        py2048.Network("/nonexistent/net.n2048")

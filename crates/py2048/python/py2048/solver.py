@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import warnings
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,9 +24,22 @@ MAX_THREADS: int = _native.MAX_THREADS
 #: search; they need its weights file).
 PRESETS = ("tutorial", "fast", "default", "max", "ntuple", "ntuple-deep")
 
-#: The weights file the learned presets load by default: the one in the
+#: The weights file the learned presets load by default: the one the wheel
+#: carries (``py2048/weights/``), or, in a build without it, the one in the
 #: source checkout the package was built from.
-SHIPPED_WEIGHTS: str = _native.SHIPPED_WEIGHTS
+SHIPPED_WEIGHTS: str = next(
+    (
+        str(path)
+        for path in [Path(__file__).parent / "weights" / "4x6.n2048"]
+        if path.is_file()
+    ),
+    _native.SHIPPED_WEIGHTS,
+)
+
+
+def _weights(weights: str | os.PathLike[str] | None) -> str:
+    """The weights file to load: ``weights``, or the shipped one."""
+    return SHIPPED_WEIGHTS if weights is None else os.fspath(weights)
 
 
 @dataclass(frozen=True)
@@ -60,8 +74,8 @@ class Solver:
             preset's; every core for ``default``, ``max`` and
             ``ntuple-deep``); more than the machine's cores gives a
             ``RuntimeWarning``.
-        weights: the learned presets' weights file (default: the shipped
-            file of the source checkout; ``FileNotFoundError`` if absent).
+        weights: the learned presets' weights file (default:
+            :data:`SHIPPED_WEIGHTS`; ``FileNotFoundError`` if absent).
 
     Note that ``default`` allocates a 256 MB table and ``max`` 1 GB.
     """
@@ -90,6 +104,8 @@ class Solver:
                     stacklevel=2,
                 )
         self.preset = preset
+        if weights is None and _native.is_learned(preset):
+            weights = SHIPPED_WEIGHTS
         self._solver = _native.Solver(preset, time_ms, depth, threads, weights)
 
     def decide(self, board: Any, four_probability: float = 0.1) -> Decision:
@@ -129,12 +145,12 @@ def decide(
 
 
 class Network:
-    """The learned n-tuple network (``weights``: a weights file; default the
-    shipped one of the source checkout, ``FileNotFoundError`` if absent).
-    A file is loaded once per process."""
+    """The learned n-tuple network (``weights``: a weights file; default
+    :data:`SHIPPED_WEIGHTS`, ``FileNotFoundError`` if absent). A file is
+    loaded once per process."""
 
     def __init__(self, weights: str | os.PathLike[str] | None = None) -> None:
-        self._net = _native.Network(weights)
+        self._net = _native.Network(_weights(weights))
         self.path: str = self._net.path
 
     def value(self, boards: Any) -> npt.NDArray[np.float32] | float:
