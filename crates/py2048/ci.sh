@@ -4,6 +4,10 @@
 # runs this after the Rust steps; it fails when pytest fails or collects no
 # test at all (pytest's exit code 5).
 #
+# `ci.sh deps` only makes the venv and installs the dependencies (pip skips
+# what is already there): `cargo xtask ci` runs it in the background while the
+# Rust steps run, as torch alone takes minutes to fetch.
+#
 # Environment: PYTHON (default python3, >= 3.10), CARGO_TARGET_DIR (the venv
 # and the wheel go under it, default <repo>/target), PY2048_PROFILE (the cargo
 # profile of the wheel, default dev: the workspace's dev profile already
@@ -26,6 +30,10 @@ fi
 echo "==> py2048: installing the build and test dependencies"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     -r "$here/ci-requirements.txt"
+if [[ "${1:-}" == "deps" ]]; then
+    echo "==> py2048: dependencies ready in $((SECONDS - start)) s"
+    exit 0
+fi
 
 echo "==> py2048: building the wheel (cargo profile $profile)"
 rm -rf "$wheels"
@@ -38,7 +46,7 @@ PATH="$venv/bin:$PATH" "$venv/bin/maturin" build --quiet \
 echo "==> py2048: pytest"
 cd "$here"
 status=0
-"$venv/bin/python" -m pytest -q -p no:cacheprovider --import-mode=importlib tests || status=$?
+PY2048_CI=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider --import-mode=importlib tests || status=$?
 if [[ $status -eq 5 ]]; then
     echo "py2048: pytest collected no tests: failing" >&2
     exit 1

@@ -37,6 +37,9 @@ pub(crate) fn run() -> Result<()> {
     // The cargo steps, then the Python package, then the browser test.
     let n_steps = STEPS.len() + 2;
     let total = Instant::now();
+    // The Python dependencies (torch among them: minutes of download) are
+    // fetched while the Rust steps compile; the python step waits for them.
+    let mut deps = PythonDeps::start()?;
     let mut timings: Vec<(&str, Duration)> = Vec::new();
     for (step_idx, step) in STEPS.iter().enumerate() {
         let label = format!("[{}/{n_steps}] {}", step_idx + 1, step.name);
@@ -56,6 +59,7 @@ pub(crate) fn run() -> Result<()> {
     }
     let label = format!("[{}/{n_steps}] python", STEPS.len() + 1);
     let start = Instant::now();
+    deps.wait(&label)?;
     python_test(&label)?;
     let took = start.elapsed();
     println!("<== {label} ok in {}", format_duration(took));
@@ -71,6 +75,63 @@ pub(crate) fn run() -> Result<()> {
         println!("  {name:<8} {}", format_duration(took));
     }
     Ok(())
+}
+
+/// `crates/py2048/ci.sh deps` running in the background, its output in a
+/// log file; killed (with its pip) if CI stops before the python step.
+struct PythonDeps {
+    child: Option<std::process::Child>,
+    log: PathBuf,
+}
+
+impl PythonDeps {
+    fn start() -> Result<PythonDeps> {
+        let log = target_dir().join("py2048-deps.log");
+        std::fs::create_dir_all(target_dir())
+            .map_err(|err| format!("cannot create {}: {err}", target_dir().display()))?;
+        let out = std::fs::File::create(&log)
+            .map_err(|err| format!("cannot write {}: {err}", log.display()))?;
+        let err =
+            out.try_clone().map_err(|err| format!("cannot write {}: {err}", log.display()))?;
+        let mut cmd = Command::new("bash");
+        cmd.arg(project_root().join("crates/py2048/ci.sh")).arg("deps").stdout(out).stderr(err);
+        // Its own process group, so that stopping it stops pip too.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let shown = render(&cmd);
+        println!("==> python dependencies, in the background: {shown} > {}", log.display());
+        let child = cmd.spawn().map_err(|err| format!("cannot start `{shown}`: {err}"))?;
+        Ok(PythonDeps { child: Some(child), log })
+    }
+
+    /// Waits for the install and shows its log; an error if it failed.
+    fn wait(&mut self, label: &str) -> Result<()> {
+        let Some(mut child) = self.child.take() else { return Ok(()) };
+        println!("\n==> {label}: waiting for the python dependencies ({})", self.log.display());
+        let status = child.wait().map_err(|err| format!("python dependencies: {err}"))?;
+        print!("{}", std::fs::read_to_string(&self.log).unwrap_or_default());
+        if !status.success() {
+            println!("<== {label} FAILED: installing the python dependencies ({status})");
+            return Err(format!(
+                "ci stopped: step {label} failed: the python dependencies did not install \
+                 ({status}; log {})",
+                self.log.display()
+            )
+            .into());
+        }
+        Ok(())
+    }
+}
+
+impl Drop for PythonDeps {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            #[cfg(unix)]
+            let _ = Command::new("kill").arg("--").arg(format!("-{}", child.id())).status();
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }
 
 /// The Python package (crates/py2048/ci.sh): a venv under the target

@@ -1,6 +1,8 @@
 //! N 4x4 environments stepped in one call for `py2048.VectorEnv2048`, with
-//! gymnasium's next-step autoreset: an episode that ended on one step is
-//! reset on the next, whose action for it is ignored.
+//! gymnasium's next-step autoreset (an episode that ended on one step is
+//! reset on the next, whose action for it is ignored), or for the
+//! stable-baselines3 adapter with same-step autoreset (an episode that ends
+//! is reset at once; its last observation is returned beside).
 
 use game_core::{Board, Game, GameBoard, GameRng, PlayError, Rules, RulesBuilder};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
@@ -24,14 +26,21 @@ struct Slot {
 }
 
 /// What one batched step returns: observations, rewards, terminations,
-/// truncations, action masks `(N, 4)`, scores, whether each action was
-/// legal, the score each gained, each largest exponent and each episode's
-/// illegal actions so far.
+/// truncations, the infos and, under same-step autoreset, the ended
+/// episodes.
 type StepResult<'py> = (
     Bound<'py, PyArrayDyn<u8>>,
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<bool>>,
+    Infos<'py>,
+    Ended<'py>,
+);
+
+/// Per environment: the action mask `(N, 4)`, the score, whether the action
+/// was legal, the score it gained, the largest exponent and the episode's
+/// illegal actions so far.
+type Infos<'py> = (
     Bound<'py, PyArray2<i8>>,
     Bound<'py, PyArray1<u64>>,
     Bound<'py, PyArray1<bool>>,
@@ -39,6 +48,11 @@ type StepResult<'py> = (
     Bound<'py, PyArray1<u8>>,
     Bound<'py, PyArray1<u64>>,
 );
+
+/// Under same-step autoreset: the environments whose episode ended on this
+/// step, their last observations and their final scores (empty otherwise).
+type Ended<'py> =
+    (Bound<'py, PyArray1<u64>>, Bound<'py, PyArrayDyn<u8>>, Bound<'py, PyArray1<u64>>);
 
 /// The outputs of a step, filled with the GIL released.
 #[derive(Debug)]
@@ -53,6 +67,11 @@ struct Outputs {
     gained: Vec<u32>,
     max: Vec<u8>,
     illegal: Vec<u64>,
+    /// Same-step autoreset: the environments whose episode ended, their
+    /// last observations (one after another) and final scores.
+    ended: Vec<u64>,
+    last_obs: Vec<u8>,
+    last_scores: Vec<u64>,
 }
 
 /// A vector of `n` copies of `value`, or a `MemoryError` (not an abort) when
@@ -84,6 +103,9 @@ impl Outputs {
             gained: try_vec(n, 0)?,
             max: try_vec(n, 0)?,
             illegal: try_vec(n, 0)?,
+            ended: Vec::new(),
+            last_obs: Vec::new(),
+            last_scores: Vec::new(),
         })
     }
 
@@ -101,6 +123,9 @@ pub(crate) struct VecCore {
     encoding: Encoding,
     illegal: Illegal,
     max_steps: Option<u64>,
+    /// Reset an ended episode at once (stable-baselines3) rather than on
+    /// the next step (gymnasium).
+    same_step: bool,
     slots: Vec<Slot>,
 }
 
@@ -131,17 +156,26 @@ impl VecCore {
 
     fn to_python<'py>(&self, py: Python<'py>, out: Outputs) -> PyResult<StepResult<'py>> {
         let n = self.slots.len();
+        let mut last_shape = self.shape();
+        last_shape[0] = out.ended.len();
         Ok((
             out.obs.into_pyarray(py).reshape(self.shape())?,
             out.rewards.into_pyarray(py),
             out.terminated.into_pyarray(py),
             out.truncated.into_pyarray(py),
-            out.masks.into_pyarray(py).reshape([n, 4])?,
-            out.scores.into_pyarray(py),
-            out.legal.into_pyarray(py),
-            out.gained.into_pyarray(py),
-            out.max.into_pyarray(py),
-            out.illegal.into_pyarray(py),
+            (
+                out.masks.into_pyarray(py).reshape([n, 4])?,
+                out.scores.into_pyarray(py),
+                out.legal.into_pyarray(py),
+                out.gained.into_pyarray(py),
+                out.max.into_pyarray(py),
+                out.illegal.into_pyarray(py),
+            ),
+            (
+                out.ended.into_pyarray(py),
+                out.last_obs.into_pyarray(py).reshape(last_shape)?,
+                out.last_scores.into_pyarray(py),
+            ),
         ))
     }
 }
@@ -149,7 +183,8 @@ impl VecCore {
 #[pymethods]
 impl VecCore {
     #[new]
-    #[pyo3(signature = (num_envs, four_probability, obs_mode, max_pow, illegal_action, illegal_penalty, max_steps))]
+    #[pyo3(signature = (num_envs, four_probability, obs_mode, max_pow, illegal_action, illegal_penalty, max_steps, same_step=false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: usize,
         four_probability: f64,
@@ -158,6 +193,7 @@ impl VecCore {
         illegal_action: &str,
         illegal_penalty: f64,
         max_steps: Option<u64>,
+        same_step: bool,
     ) -> PyResult<VecCore> {
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));
@@ -186,6 +222,7 @@ impl VecCore {
             encoding,
             illegal: Illegal::parse(illegal_action, illegal_penalty)?,
             max_steps,
+            same_step,
             slots,
         };
         for i in 0..num_envs {
@@ -277,8 +314,8 @@ impl VecCore {
         }
         let actions = actions.to_vec();
         let mut out = Outputs::new(n, self.encoding.per_cell())?;
-        let (encoding, illegal, max_steps, rules) =
-            (self.encoding, self.illegal, self.max_steps, self.rules);
+        let (encoding, illegal, max_steps, rules, same_step) =
+            (self.encoding, self.illegal, self.max_steps, self.rules, self.same_step);
         let slots = &mut self.slots;
         py.detach(|| {
             for (i, (slot, &action)) in slots.iter_mut().zip(&actions).enumerate() {
@@ -306,6 +343,18 @@ impl VecCore {
                     out.terminated[i] = terminated;
                     out.truncated[i] = truncated;
                     slot.pending_reset = terminated || truncated;
+                    if same_step && slot.pending_reset {
+                        let stride = 16 * encoding.per_cell();
+                        let at = out.last_obs.len();
+                        out.last_obs.resize(at + stride, 0);
+                        encoding.write(packed_cells(*slot.game.board()), &mut out.last_obs[at..]);
+                        out.ended.push(i as u64);
+                        out.last_scores.push(slot.game.score());
+                        slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
+                        slot.pending_reset = false;
+                        slot.steps = 0;
+                        slot.illegal = 0;
+                    }
                 }
                 VecCore::observe(encoding, i, slot, &mut out);
             }

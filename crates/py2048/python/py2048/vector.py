@@ -137,7 +137,7 @@ class VectorEnv2048(VectorEnv):
     def _infos(self, out: tuple[Any, ...], mask: npt.NDArray[np.bool_] | None) -> dict[str, Any]:
         """The batched infos of a step or reset; ``mask`` marks the
         environments that have them (all when ``None``)."""
-        _, _, _, _, masks, scores, legal, gained, top, illegal = out
+        masks, scores, legal, gained, top, illegal = out[4]
         present = np.ones(self.num_envs, dtype=np.bool_) if mask is None else mask.copy()
         infos: dict[str, Any] = {}
         for key, value in (
