@@ -47,6 +47,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&state), crate::guard::guard))
         .with_state(state)
 }
 

@@ -15,8 +15,9 @@
 //!
 //! ```no_run
 //! # async fn serve() -> std::io::Result<()> {
-//! let app = web::router(web::AppState::new(web::Limits::default(), None));
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8048").await?;
+//! let hosts = web::Hosts::listening_on(listener.local_addr()?, &[]);
+//! let app = web::router(web::AppState::new(web::Limits::default(), None, hosts));
 //! axum::serve(listener, app).await
 //! # }
 //! ```
@@ -25,7 +26,9 @@
 
 mod api;
 mod error;
+mod guard;
 mod search;
+mod server;
 mod sessions;
 mod wire;
 
@@ -34,6 +37,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use api::router;
+pub use guard::Hosts;
+pub use server::serve;
 
 use crate::search::Searcher;
 use crate::sessions::Sessions;
@@ -63,6 +68,13 @@ pub struct Limits {
     pub table_bytes: usize,
     /// The longest pause between autoplay moves a client may ask for.
     pub max_delay: Duration,
+    /// Connections open at once ([`serve`] closes one more at once).
+    pub max_connections: usize,
+    /// A connection whose next request's headers take longer than this to
+    /// arrive (an idle keep-alive connection included) is closed.
+    pub header_timeout: Duration,
+    /// A request body that takes longer than this to arrive gets a 408.
+    pub body_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -78,6 +90,11 @@ impl Default for Limits {
             search_budget: Duration::from_millis(250),
             table_bytes: 64 << 20,
             max_delay: Duration::from_secs(5),
+            // Under the common limit of 1,024 open files, with room for the
+            // process's own.
+            max_connections: 512,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -86,6 +103,7 @@ impl Default for Limits {
 #[derive(Debug)]
 pub struct AppState {
     limits: Limits,
+    hosts: Hosts,
     sessions: Sessions,
     searcher: Searcher,
 }
@@ -93,9 +111,11 @@ pub struct AppState {
 impl AppState {
     /// A server's state. `weights` is the learned presets' weights file
     /// (`None`: the shipped one, `ntuple::SHIPPED_WEIGHTS`); it is loaded the
-    /// first time a learned preset is asked for.
-    pub fn new(limits: Limits, weights: Option<PathBuf>) -> Arc<AppState> {
+    /// first time a learned preset is asked for. `hosts` are the `Host`
+    /// values it answers to (see [`Hosts`]).
+    pub fn new(limits: Limits, weights: Option<PathBuf>, hosts: Hosts) -> Arc<AppState> {
         Arc::new(AppState {
+            hosts,
             sessions: Sessions::new(&limits),
             searcher: Searcher::new(&limits, weights),
             limits,
@@ -105,5 +125,11 @@ impl AppState {
     /// The limits this server runs with.
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// Solvers built so far: one per preset asked for, however many
+    /// requests asked for it at once.
+    pub fn solvers_built(&self) -> usize {
+        self.searcher.solvers_built()
     }
 }

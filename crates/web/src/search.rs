@@ -1,16 +1,18 @@
 //! Searches off the async runtime: one solver per preset, shared by every
-//! game, built on first use; a bounded number of searches at once, each on a
+//! game, built once on first use (requests that ask for it meanwhile wait
+//! for that one build); a bounded number of searches at once, each on a
 //! blocking thread with a time budget.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::http::StatusCode;
 use game_core::{Board, Rules};
 use solver_expectimax::{Decision, Preset, SearchError, Solver};
-use tokio::sync::Semaphore;
+use tokio::sync::{OnceCell, Semaphore};
 
 use crate::Limits;
 use crate::error::ApiError;
@@ -18,7 +20,13 @@ use crate::error::ApiError;
 /// The solvers and the slots searches run in.
 #[derive(Debug)]
 pub(crate) struct Searcher {
-    solvers: Mutex<HashMap<Preset, Arc<Solver>>>,
+    /// Each preset's solver, once built. The cell makes concurrent first
+    /// requests share one build: each build allocates the preset's table
+    /// (up to `table_bytes`) and a thread, and 100 concurrent first
+    /// autoplays of one preset once built 100 solvers (4.3 GB resident).
+    solvers: Mutex<HashMap<Preset, Arc<OnceCell<Arc<Solver>>>>>,
+    /// Solvers built so far (each preset's at most once).
+    built: AtomicUsize,
     slots: Arc<Semaphore>,
     queue_wait: Duration,
     budget: Duration,
@@ -30,6 +38,7 @@ impl Searcher {
     pub(crate) fn new(limits: &Limits, weights: Option<PathBuf>) -> Searcher {
         Searcher {
             solvers: Mutex::new(HashMap::new()),
+            built: AtomicUsize::new(0),
             slots: Arc::new(Semaphore::new(limits.search_slots.max(1))),
             queue_wait: limits.queue_wait,
             budget: limits.search_budget,
@@ -91,27 +100,45 @@ impl Searcher {
         self.solver(preset).await.map(drop)
     }
 
-    /// The shared solver of `preset`, built (on a blocking thread: a learned
-    /// preset loads its network) the first time it is asked for.
-    async fn solver(&self, preset: Preset) -> Result<Arc<Solver>, ApiError> {
-        if let Some(solver) = self.lock().get(&preset) {
-            return Ok(Arc::clone(solver));
-        }
-        let mut config = preset.config();
-        config.time_budget = Some(self.budget);
-        config.table_bytes = config.table_bytes.min(self.table_bytes);
-        let weights = self.weights.clone();
-        let built = tokio::task::spawn_blocking(move || build(preset, config, weights.as_deref()))
-            .await
-            .map_err(|err| {
-                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", err.to_string())
-            })??;
-        // Two first requests may both build; the first stored wins.
-        Ok(Arc::clone(self.lock().entry(preset).or_insert_with(|| Arc::new(built))))
+    /// Solvers built so far: at most one per preset, however many requests
+    /// asked at once.
+    pub(crate) fn solvers_built(&self) -> usize {
+        self.built.load(Ordering::Relaxed)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Preset, Arc<Solver>>> {
-        self.solvers.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// The shared solver of `preset`, built (on a blocking thread: a learned
+    /// preset loads its network) the first time it is asked for; requests
+    /// that ask while it is being built wait for it. A failed build is
+    /// tried again by the next request.
+    async fn solver(&self, preset: Preset) -> Result<Arc<Solver>, ApiError> {
+        let cell = Arc::clone(
+            self.solvers
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .entry(preset)
+                .or_default(),
+        );
+        let solver = cell
+            .get_or_try_init(|| async {
+                let mut config = preset.config();
+                config.time_budget = Some(self.budget);
+                config.table_bytes = config.table_bytes.min(self.table_bytes);
+                let weights = self.weights.clone();
+                let built =
+                    tokio::task::spawn_blocking(move || build(preset, config, weights.as_deref()))
+                        .await
+                        .map_err(|err| {
+                            ApiError::new(
+                                StatusCode::INTERNAL_SERVER_ERROR,
+                                "internal",
+                                err.to_string(),
+                            )
+                        })??;
+                self.built.fetch_add(1, Ordering::Relaxed);
+                Ok::<_, ApiError>(Arc::new(built))
+            })
+            .await?;
+        Ok(Arc::clone(solver))
     }
 }
 

@@ -6,7 +6,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::http::StatusCode;
-use game_core::{Board, Direction, Game, GameRng, PlayError, Rules, Turn};
+use game_core::{Board, Direction, Game, PlayError, Rules, Turn};
 
 use crate::Limits;
 use crate::error::ApiError;
@@ -88,16 +88,12 @@ pub(crate) struct Sessions {
 #[derive(Debug)]
 struct Inner {
     map: HashMap<String, Session>,
-    /// Makes session ids (not game seeds).
-    ids: GameRng,
 }
 
 impl Sessions {
     pub(crate) fn new(limits: &Limits) -> Sessions {
-        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-        let id_seed = (nanos as u64) ^ u64::from(std::process::id()).rotate_left(32);
         Sessions {
-            inner: Mutex::new(Inner { map: HashMap::new(), ids: GameRng::new(id_seed) }),
+            inner: Mutex::new(Inner { map: HashMap::new() }),
             max_sessions: limits.max_sessions.max(1),
             idle: limits.idle,
         }
@@ -139,7 +135,7 @@ impl Sessions {
             };
         }
         let id = loop {
-            let id = format!("{:016x}{:016x}", inner.ids.next_u64(), inner.ids.next_u64());
+            let id = session_id()?;
             if !inner.map.contains_key(&id) {
                 break id;
             }
@@ -175,6 +171,21 @@ impl Sessions {
     pub(crate) fn remove(&self, id: &str) -> bool {
         self.lock().map.remove(id).is_some()
     }
+}
+
+/// A new session id: 128 bits from the operating system's randomness, so
+/// that nobody can guess another player's game (ids made by a generator
+/// seeded from the clock and the process id could be).
+fn session_id() -> Result<String, ApiError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|err| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "no_randomness",
+            format!("the system's random source failed: {err}"),
+        )
+    })?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// A seed from the clock, short enough to type again.

@@ -5,5 +5,7 @@
 mod api;
 mod autoplay;
 mod binary;
+mod connections;
+mod guard;
 mod load;
 mod util;
