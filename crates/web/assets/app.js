@@ -8,8 +8,13 @@ const KEYS = {
   ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right",
   w: "up", s: "down", a: "left", d: "right", W: "up", S: "down", A: "left", D: "right",
 };
-const BEST_KEY = "web2048.best";
-const GAME_KEY = "web2048.game";
+const BEST_KEY = "web2048.best";        // the player's best, own moves only
+const AI_BEST_KEY = "web2048.aiBest";   // the best of games the AI played in
+const ASSISTED_KEY = "web2048.assisted"; // ids of games the AI played in
+const GAME_KEY = "web2048.game";        // the game to come back to
+// Autoplay speeds, moves per second, one per step of the slider.
+const SPEEDS = [1, 2, 5, 10, 20, 40, 60];
+const MAX_SEED = 9007199254740991;      // 2^53 - 1: what JavaScript holds exactly
 
 let state = null;      // the last game state the server sent
 let presets = [];      // from GET /api/presets
@@ -51,10 +56,39 @@ function tileClass(value) {
   return value > 2048 ? "tile-super" : `tile-${value}`;
 }
 
+/// The ids of games the AI has played a move in (the last 100).
+function assistedGames() {
+  try {
+    const ids = JSON.parse(localStorage.getItem(ASSISTED_KEY) || "[]");
+    return Array.isArray(ids) ? ids : [];
+  } catch {
+    return [];
+  }
+}
+
+function markAssisted(id) {
+  const ids = assistedGames().filter((x) => x !== id);
+  ids.push(id);
+  localStorage.setItem(ASSISTED_KEY, JSON.stringify(ids.slice(-100)));
+}
+
+/// Shows "+N" floating up from the score.
+function showScoreAdd(n) {
+  const add = $("score-add");
+  add.classList.remove("show");
+  add.textContent = `+${n}`;
+  void add.offsetWidth; // restart the animation
+  add.classList.add("show");
+}
+
 /// Draws `next` (a state from the server) and remembers it.
 function render(next) {
+  const previous = state;
   state = next;
-  sessionStorage.setItem(GAME_KEY, state.id);
+  localStorage.setItem(GAME_KEY, state.id);
+  if (previous && previous.id === state.id && state.score > previous.score && state.moves > previous.moves) {
+    showScoreAdd(state.score - previous.score);
+  }
   const board = $("board");
   board.replaceChildren();
   const spawned = state.last_move && state.last_move.spawned;
@@ -73,10 +107,13 @@ function render(next) {
   }));
   board.dataset.moves = state.moves;
   $("score").textContent = state.score;
-  const best = Math.max(Number(localStorage.getItem(BEST_KEY)) || 0, state.score);
-  localStorage.setItem(BEST_KEY, String(best));
-  $("best").textContent = best;
-  if (document.activeElement !== $("seed")) $("seed").value = state.seed;
+  // The player's best counts games they played alone; a game the AI played
+  // in counts toward the AI's.
+  const key = assistedGames().includes(state.id) ? AI_BEST_KEY : BEST_KEY;
+  localStorage.setItem(key, String(Math.max(Number(localStorage.getItem(key)) || 0, state.score)));
+  $("best").textContent = Number(localStorage.getItem(BEST_KEY)) || 0;
+  $("ai-best").textContent = (Number(localStorage.getItem(AI_BEST_KEY)) || 0).toLocaleString("en");
+  $("game-seed").textContent = state.seed;
   $("undo").disabled = !state.can_undo;
   $("hint-button").disabled = state.over;
 
@@ -126,27 +163,40 @@ function clearHint() {
 
 // --- actions -------------------------------------------------------------
 
+/// A new game: from the seed typed in (then cleared), or a random one.
 async function newGame() {
+  const field = $("seed");
+  const text = field.value.trim();
+  if (text !== "" && !(/^[0-9]+$/.test(text) && Number(text) <= MAX_SEED)) {
+    showError(`A seed is a whole number from 0 to ${MAX_SEED.toLocaleString("en")}.`);
+    field.focus();
+    return;
+  }
   stopAutoplay();
-  const text = $("seed").value.trim();
-  const body = text === "" ? {} : { seed: Number(text) };
-  const next = await api("POST", "/api/games", body);
+  const next = await api("POST", "/api/games", text === "" ? {} : { seed: Number(text) });
+  field.value = "";
+  field.blur();
   clearHint();
   showError(null);
   render(next);
 }
 
 async function move(direction) {
-  if (!state || state.over || (state.won && !state.keep_going) || stream) return;
-  // The server says which directions change the board: don't send the rest.
-  if (!state.legal.includes(direction)) return;
+  if (!state || state.over || (state.won && !state.keep_going)) return;
+  // A key during autoplay takes the game back: autoplay stops, the key plays.
+  const paused = stream !== null;
+  if (paused) stopAutoplay();
   try {
+    // The server says which directions change the board: don't send the rest.
+    if (!state.legal.includes(direction)) return;
     render(await api("POST", `/api/games/${state.id}/move`, { direction }));
     clearHint();
     showError(null);
   } catch (err) {
     // A direction that changes nothing is not worth a message.
     if (err.code !== "nothing_moves") throw err;
+  } finally {
+    if (paused) $("status").textContent = "Autoplay paused: your move.";
   }
 }
 
@@ -167,8 +217,16 @@ async function keepGoing() {
   render(await api("POST", `/api/games/${state.id}/keep-going`));
 }
 
+function movesPerSecond() {
+  return SPEEDS[Number($("speed").value)] || SPEEDS[0];
+}
+
 function delayMs() {
-  return 1000 - Number($("speed").value);
+  return Math.round(1000 / movesPerSecond());
+}
+
+function showSpeed() {
+  $("speed-label").textContent = `${movesPerSecond()} moves/s`;
 }
 
 function startAutoplay() {
@@ -191,6 +249,7 @@ function startAutoplay() {
   source.addEventListener("move", (e) => {
     heard = true;
     const data = JSON.parse(e.data);
+    markAssisted(data.state.id);
     render(data.state);
     renderHint(data.hint);
   });
@@ -218,11 +277,17 @@ function stopAutoplay() {
 // --- wiring --------------------------------------------------------------
 
 document.addEventListener("keydown", (e) => {
-  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const direction = KEYS[e.key];
+  const control = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement;
+  // Typing a seed keeps its letters and its left and right arrows; every
+  // other arrow press plays, whatever control has the focus (the speed
+  // slider and the AI menu would otherwise take them).
+  const typing = e.target === $("seed") && !["ArrowUp", "ArrowDown"].includes(e.key);
+  if (control && (typing || !direction)) return;
   if (direction) {
     e.preventDefault();
+    if (control) e.target.blur();
     enqueue(() => move(direction));
   } else if (e.key === "u" || e.key === "U") {
     enqueue(undo);
@@ -253,6 +318,7 @@ $("keep-going").addEventListener("click", () => enqueue(keepGoing));
 $("seed").addEventListener("keydown", (e) => { if (e.key === "Enter") enqueue(newGame); });
 $("autoplay").addEventListener("click", () => (stream ? stopAutoplay() : startAutoplay()));
 // A new speed or preset restarts a running autoplay with it.
+$("speed").addEventListener("input", showSpeed);
 $("speed").addEventListener("change", () => { if (stream) startAutoplay(); });
 $("preset").addEventListener("change", () => { if (stream) startAutoplay(); });
 
@@ -267,7 +333,10 @@ async function start() {
     select.appendChild(option);
   }
   select.value = info.default;
-  const saved = sessionStorage.getItem(GAME_KEY);
+  showSpeed();
+  // The game of the last visit, in this tab or a closed one, if the server
+  // still has it.
+  const saved = localStorage.getItem(GAME_KEY);
   if (saved) {
     try {
       render(await api("GET", `/api/games/${saved}`));

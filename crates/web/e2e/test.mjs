@@ -1,10 +1,15 @@
 // End-to-end test of the web frontend in headless Chromium (Debian's
 // /usr/bin/chromium, driven by playwright-core; no browser download).
 //
-// It starts the server on a free port, loads the page, plays with the keys
-// and sees the tiles and the score change, plays by swipes (touch events)
-// and checks each against the rules, asks for a hint, undoes, runs
-// autoplay until the score rises, and takes a screenshot.
+// It starts the server on a free port, loads the page, starts games (a
+// typed seed, New game's random ones, bad seeds refused), plays with the
+// keys and sees the tiles, the score and "+N" change, checks that arrow keys
+// play whatever control has the focus and the speed slider's steps, plays by
+// swipes (touch events) and checks each against the rules, asks for a hint,
+// undoes, runs autoplay until the score rises (its score counts toward the
+// AI's best, not the player's), takes the game back from autoplay with a
+// key, reloads and reopens the page to the same game, lays out the won
+// overlay on a 390 px phone, and takes screenshots.
 //
 //   node test.mjs                  # builds the server with cargo if needed
 //   WEB_BIN=target/debug/web node test.mjs
@@ -71,7 +76,9 @@ async function shown(page) {
     score: Number(document.querySelector("#score").textContent),
     best: Number(document.querySelector("#best").textContent),
     moves: Number(document.querySelector("#board").dataset.moves),
-    seed: document.querySelector("#seed").value,
+    seed: document.querySelector("#game-seed").textContent,
+    field: document.querySelector("#seed").value,
+    aiBest: Number(document.querySelector("#ai-best").textContent.replace(/,/g, "")),
   }));
 }
 
@@ -113,11 +120,23 @@ async function swipe(page, dx, dy) {
   }, [dx, dy]);
 }
 
-async function waitForMoves(page, predicate, timeout) {
+/// How long a move may take to show before the test takes it for a
+/// direction the board refuses (long: CI machines are busy).
+const MOVE_WAIT = 4000;
+
+/// Waits until the page's move count is above `n` (`above` true) or equal
+/// to it. (No predicate source evaluated in the page: its
+/// Content-Security-Policy forbids eval.)
+async function waitForMoves(page, above, n, timeout) {
   await page.waitForFunction(
-    ([source]) => new Function("m", `return ${source}`)(Number(document.querySelector("#board").dataset.moves)),
-    [predicate],
-    { timeout },
+    ([above, n]) => {
+      const m = Number(document.querySelector("#board").dataset.moves);
+      return above ? m > n : m === n;
+    },
+    [above, n],
+    // Polled on a timer: requestAnimationFrame (the default) can stall in a
+    // headless page that is not being painted.
+    { timeout, polling: 50 },
   );
 }
 
@@ -155,8 +174,35 @@ async function main() {
     await page.waitForFunction(() => document.querySelectorAll("#board .tile").length === 2);
     let before = await shown(page);
     assert.equal(before.seed, "2048");
+    assert.equal(before.field, "", "the seed field is cleared once its game starts");
     assert.equal(before.score, 0);
     log(`new game, seed 2048: ${before.tiles.join(" ")}`);
+
+    // "New game" starts a new random game each time, not the last seed again
+    // (issue 34, item 2).
+    const seeds = new Set([before.seed]);
+    for (let i = 0; i < 3; i++) {
+      const last = (await shown(page)).seed;
+      await page.click("#new-game");
+      await page.waitForFunction((s) => document.querySelector("#game-seed").textContent !== s, last);
+      seeds.add((await shown(page)).seed);
+    }
+    assert.equal(seeds.size, 4, `new games replayed a seed: ${[...seeds]}`);
+
+    // A seed that is not a whole number is refused on the page, in its words
+    // (issue 34, item 7).
+    for (const bad of ["-5", "1.5", "12a", "9007199254740992"]) {
+      const last = (await shown(page)).seed;
+      await page.fill("#seed", bad);
+      await page.press("#seed", "Enter");
+      await page.waitForFunction(() => document.querySelector("#status").textContent !== "");
+      assert.match(await page.textContent("#status"), /^A seed is a whole number from 0 to /);
+      assert.equal((await shown(page)).seed, last, `seed ${bad} started a game`);
+    }
+    await page.fill("#seed", "2048");
+    await page.press("#seed", "Enter");
+    await page.waitForFunction(() => document.querySelector("#game-seed").textContent === "2048");
+    assert.equal(await page.textContent("#status"), "");
 
     // Keys move the tiles; keep pressing until a merge scores.
     await page.locator("body").click({ position: { x: 5, y: 5 } });
@@ -167,7 +213,7 @@ async function main() {
       if (now.score > 0 && played >= 4) break;
       await page.keyboard.press(keys[i % keys.length]);
       try {
-        await waitForMoves(page, `m > ${now.moves}`, 1500);
+        await waitForMoves(page, true, now.moves, MOVE_WAIT);
         const after = await shown(page);
         assert.notDeepEqual(after.tiles, now.tiles, "a move changed the tiles");
         played += 1;
@@ -179,7 +225,37 @@ async function main() {
     assert.ok(played >= 4, `only ${played} key presses moved tiles`);
     assert.ok(state.score > 0, "the score rose");
     assert.ok(state.best >= state.score, "the best score follows the score");
+    assert.match(await page.textContent("#score-add"), /^\+[0-9]+$/, "a merge shows +N");
     log(`${played} moves by key, score ${state.score}`);
+
+    // Arrow keys play whatever control has the focus: the speed slider, the
+    // AI menu and the seed field do not take them (issue 34, item 5).
+    for (const control of ["#speed", "#preset", "#seed"]) {
+      const now = await shown(page);
+      const value = await page.$eval(control, (el) => el.value);
+      await page.focus(control);
+      let moved = false;
+      for (const key of ["ArrowUp", "ArrowDown"]) {
+        await page.keyboard.press(key);
+        try {
+          await waitForMoves(page, true, now.moves, MOVE_WAIT);
+          moved = true;
+          break;
+        } catch {
+          // That direction changed nothing.
+        }
+      }
+      assert.ok(moved, `an arrow key with ${control} focused played no move`);
+      assert.equal(await page.$eval(control, (el) => el.value), value, `${control} changed`);
+    }
+
+    // The speed slider's steps run 1 to 60 moves a second, without a jump.
+    const speeds = [];
+    for (let v = 0; v <= 6; v++) {
+      await page.$eval("#speed", (el, v) => { el.value = String(v); el.dispatchEvent(new Event("input")); }, v);
+      speeds.push(Number((await page.textContent("#speed-label")).split(" ")[0]));
+    }
+    assert.deepEqual(speeds, [1, 2, 5, 10, 20, 40, 60], "the speed steps");
 
     // Swipes move the tiles the way the keys do: each swipe's board is the
     // slide the rules give in its direction plus one spawned 2 or 4, and a
@@ -193,7 +269,7 @@ async function main() {
         await swipe(page, dx, dy);
         const expected = slid(now.tiles, direction);
         try {
-          await waitForMoves(page, `m > ${now.moves}`, 1500);
+          await waitForMoves(page, true, now.moves, MOVE_WAIT);
         } catch {
           assert.deepEqual(expected, now.tiles, `a ${direction} swipe did not move a board it changes`);
           continue;
@@ -224,14 +300,15 @@ async function main() {
     // Undo goes back one move.
     before = await shown(page);
     await page.click("#undo");
-    await waitForMoves(page, `m === ${before.moves - 1}`, 5000);
+    await waitForMoves(page, false, before.moves - 1, 5000);
     log(`undo: ${before.moves} -> ${before.moves - 1} moves`);
 
     // Autoplay, at full speed, until the score rises well above where it
     // was; then stop it.
     before = await shown(page);
+    const ownBest = before.best;
     await page.selectOption("#preset", "fast");
-    await page.$eval("#speed", (el) => { el.value = "1000"; });
+    await page.$eval("#speed", (el) => { el.value = "6"; });
     await page.click("#autoplay");
     await page.waitForFunction(
       (score) => Number(document.querySelector("#score").textContent) > score + 100,
@@ -250,18 +327,65 @@ async function main() {
     assert.equal(await page.getAttribute("#autoplay", "aria-pressed"), "false");
     state = await shown(page);
     assert.ok(state.moves > before.moves, "autoplay moved");
+    // The AI's game counts toward the AI's best, not the player's.
+    assert.equal(state.best, ownBest, "autoplay's score is not the player's best");
+    assert.ok(state.aiBest >= state.score, "the AI's best follows its game");
     log(`autoplay: score ${before.score} -> ${state.score}, ${state.moves} moves`);
+
+    // An arrow key during autoplay takes the game back: autoplay stops and
+    // the key plays.
+    await page.$eval("#speed", (el) => { el.value = "0"; });
+    await page.click("#autoplay");
+    await page.waitForFunction(() => document.querySelector("#autoplay").getAttribute("aria-pressed") === "true");
+    let paused = false;
+    for (const key of ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"]) {
+      await page.locator("body").click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press(key);
+      if ((await page.getAttribute("#autoplay", "aria-pressed")) === "false") {
+        paused = true;
+        break;
+      }
+    }
+    assert.ok(paused, "an arrow key during autoplay stopped it");
+    assert.match(await page.textContent("#status"), /Autoplay paused/);
+
+    // The game survives a reload and a closed tab (the page keeps its id).
+    const kept = await shown(page);
+    await page.reload();
+    await page.waitForFunction((m) => document.querySelector("#board").dataset.moves === String(m), kept.moves);
+    assert.deepEqual((await shown(page)).tiles, kept.tiles, "a reload keeps the game");
+    const tab = await context.newPage();
+    tab.on("pageerror", (err) => errors.push(String(err)));
+    tab.on("console", (msg) => { if (msg.type() === "error") errors.push(msg.text()); });
+    await page.close();
+    await tab.goto(url);
+    await tab.waitForFunction((m) => document.querySelector("#board").dataset.moves === String(m), kept.moves);
+    assert.equal(await tab.textContent("#game-seed"), kept.seed, "a new tab comes back to the game");
+    const pageNow = tab;
+
+    // On a phone, the "You reached 2048!" overlay fits the board: its text
+    // on one line or wrapped inside, its buttons below it (issue 34, item 6).
+    await pageNow.setViewportSize({ width: 390, height: 844 });
+    await pageNow.evaluate(() => render({ ...state, won: true, keep_going: false, over: false }));
+    const box = async (sel) => pageNow.$eval(sel, (el) => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; });
+    const [board, text, buttons] = [await box("#board"), await box("#overlay-text"), await box(".overlay-buttons")];
+    assert.ok(text.left >= board.left && text.right <= board.right, "the text fits the board's width");
+    assert.ok(buttons.top >= text.bottom, `the buttons overlap the text: ${JSON.stringify([text, buttons])}`);
+    assert.ok(buttons.bottom <= board.bottom, "the buttons stay on the board");
+    mkdirSync(dirname(screenshotPath), { recursive: true });
+    await pageNow.screenshot({ path: screenshotPath.replace(/\.png$/, "-phone-won.png"), fullPage: true });
+    await pageNow.evaluate(() => render({ ...state, won: false }));
+    await pageNow.setViewportSize({ width: 520, height: 900 });
 
     // Ask for one more hint so the screenshot shows the values.
     if (untilTile > 0) {
-      await page.selectOption("#preset", "default");
-      await page.click("#hint-button");
-      await page.waitForSelector("#hint-direction");
+      await pageNow.selectOption("#preset", "default");
+      await pageNow.click("#hint-button");
+      await pageNow.waitForSelector("#hint-direction");
     }
-    mkdirSync(dirname(screenshotPath), { recursive: true });
-    await page.screenshot({ path: screenshotPath, fullPage: true });
+    await pageNow.screenshot({ path: screenshotPath, fullPage: true });
     log(`screenshot: ${screenshotPath}`);
-    assert.deepEqual(errors, [], "no errors in the page");
+    assert.deepEqual(errors, [], `no errors in the page: ${errors.join(" / ")}`);
     log("passed");
   } finally {
     if (context) await context.close();

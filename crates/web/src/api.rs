@@ -91,7 +91,7 @@ async fn presets(State(app): App) -> Json<Presets> {
 }
 
 async fn new_game(State(app): App, Body(req): Body<NewGame>) -> Result<Response, ApiError> {
-    let state = app.sessions.create(req.seed)?;
+    let state = app.sessions.create(wire::seed(req.seed.as_ref())?)?;
     Ok((StatusCode::CREATED, Json(state)).into_response())
 }
 

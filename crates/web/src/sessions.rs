@@ -10,7 +10,7 @@ use game_core::{Board, Direction, Game, PlayError, Rules, Turn};
 
 use crate::Limits;
 use crate::error::ApiError;
-use crate::wire::{GameState, LastMove, MAX_SEED};
+use crate::wire::{GameState, LastMove};
 
 /// One game and what the page needs around it.
 #[derive(Debug)]
@@ -105,21 +105,12 @@ impl Sessions {
         self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// A new game from `seed` (or one from the clock), stored under a fresh
+    /// A new game from `seed` (checked by `wire::seed`; `None`: one from the
+    /// clock), stored under a fresh
     /// id. Expired games go first; if the store is still full, the game idle
     /// longest makes room.
     pub(crate) fn create(&self, seed: Option<u64>) -> Result<GameState, ApiError> {
-        let seed = match seed {
-            Some(seed) if seed > MAX_SEED => {
-                return Err(ApiError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "bad_seed",
-                    format!("the seed must be at most {MAX_SEED} (2^53 - 1)"),
-                ));
-            }
-            Some(seed) => seed,
-            None => clock_seed(),
-        };
+        let seed = seed.unwrap_or_else(clock_seed);
         let game = Game::<Board>::new(Rules::default(), seed).map_err(|err| {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", err.to_string())
         })?;

@@ -20,7 +20,10 @@ pub(crate) const WINNING_TILE: u32 = 2048;
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewGame {
-    pub(crate) seed: Option<u64>,
+    /// Any JSON value: [`seed`] says what is wrong with a bad one in the
+    /// API's words rather than serde's ("invalid value: integer `-5`,
+    /// expected u64 at line 1 column 10").
+    pub(crate) seed: Option<serde_json::Value>,
 }
 
 /// `POST /api/games/{id}/move`.
@@ -51,6 +54,21 @@ pub(crate) fn preset(name: Option<&str>) -> Result<Preset, ApiError> {
         None => Ok(Preset::Default),
         Some(name) => Preset::from_str(name).map_err(|err| {
             ApiError::new(StatusCode::BAD_REQUEST, "unknown_preset", err.to_string())
+        }),
+    }
+}
+
+/// The seed of a new game: absent or null for one from the clock, else a
+/// whole number from 0 to [`MAX_SEED`].
+pub(crate) fn seed(value: Option<&serde_json::Value>) -> Result<Option<u64>, ApiError> {
+    match value {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(v) => v.as_u64().filter(|&s| s <= MAX_SEED).map(Some).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "bad_seed",
+                format!("the seed must be a whole number from 0 to {MAX_SEED} (2^53 - 1), not {v}"),
+            )
         }),
     }
 }
