@@ -5,11 +5,19 @@
 //! is reset at once; its last observation is returned beside).
 
 use game_core::{Board, Game, GameBoard, GameRng, PlayError, Rules, RulesBuilder};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
+    PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArrayDyn, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 
+use rayon::prelude::*;
+
 use crate::encode::{Encoding, Illegal, mask, packed_cells};
+
+/// The fewest environments worth a thread of their own in `step_into`.
+const PARALLEL_MIN: usize = 512;
 use crate::{GYM_DIRECTIONS, value_error};
 
 /// One environment of the batch.
@@ -113,6 +121,51 @@ impl Outputs {
     fn bytes(n: usize, per_cell: usize) -> usize {
         n.saturating_mul(16 * per_cell + 8 + 1 + 1 + 4 + 8 + 1 + 4 + 1 + 8)
     }
+
+    fn sink(&mut self) -> Sink<'_> {
+        Sink {
+            obs: &mut self.obs,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            masks: &mut self.masks,
+            infos: Some(InfoSink {
+                scores: &mut self.scores,
+                legal: &mut self.legal,
+                gained: &mut self.gained,
+                max: &mut self.max,
+                illegal: &mut self.illegal,
+                ended: &mut self.ended,
+                last_obs: &mut self.last_obs,
+                last_scores: &mut self.last_scores,
+            }),
+        }
+    }
+}
+
+/// Where a step writes: the arrays of gymnasium's step tuple and the masks,
+/// and the infos unless the caller's fast path leaves them out. Every
+/// environment's entries are written on every step (a caller's buffer holds
+/// the last step's values).
+struct Sink<'a> {
+    obs: &'a mut [u8],
+    rewards: &'a mut [f64],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    masks: &'a mut [i8],
+    infos: Option<InfoSink<'a>>,
+}
+
+/// The infos part of a [`Sink`]: see [`Outputs`].
+struct InfoSink<'a> {
+    scores: &'a mut [u64],
+    legal: &'a mut [bool],
+    gained: &'a mut [u32],
+    max: &'a mut [u8],
+    illegal: &'a mut [u64],
+    ended: &'a mut Vec<u64>,
+    last_obs: &'a mut Vec<u8>,
+    last_scores: &'a mut Vec<u64>,
 }
 
 /// The state of N environments.
@@ -135,15 +188,137 @@ impl VecCore {
         Game::new(self.rules, seeder.next_u64()).expect("4x4 rules")
     }
 
-    /// Writes slot `i`'s observation, mask and score into `out`.
-    fn observe(encoding: Encoding, i: usize, slot: &Slot, out: &mut Outputs) {
+    /// Writes slot `i`'s observation, mask and infos into `out`.
+    fn observe(encoding: Encoding, i: usize, slot: &Slot, out: &mut Sink<'_>) {
         let stride = 16 * encoding.per_cell();
         let board = *slot.game.board();
-        encoding.write(packed_cells(board), &mut out.obs[i * stride..(i + 1) * stride]);
+        let obs = &mut out.obs[i * stride..(i + 1) * stride];
+        obs.fill(0);
+        encoding.write(packed_cells(board), obs);
         out.masks[i * 4..i * 4 + 4].copy_from_slice(&mask(&board));
-        out.scores[i] = slot.game.score();
-        out.max[i] = board.max_exponent();
-        out.illegal[i] = slot.illegal;
+        if let Some(infos) = &mut out.infos {
+            infos.scores[i] = slot.game.score();
+            infos.max[i] = board.max_exponent();
+            infos.illegal[i] = slot.illegal;
+        }
+    }
+
+    /// Plays one action per slot (checked to be 0 to 3) into `out`.
+    fn advance(&mut self, actions: &[i64], out: &mut Sink<'_>) {
+        let settings = (self.encoding, self.illegal, self.max_steps, self.rules, self.same_step);
+        VecCore::advance_slots(settings, &mut self.slots, actions, out);
+    }
+
+    /// [`VecCore::advance`] on `slots` (the first of which is `out`'s
+    /// first entry), with the batch's settings.
+    fn advance_slots(
+        settings: (Encoding, Illegal, Option<u64>, Rules, bool),
+        slots: &mut [Slot],
+        actions: &[i64],
+        out: &mut Sink<'_>,
+    ) {
+        let (encoding, illegal, max_steps, rules, same_step) = settings;
+        for (i, (slot, &action)) in slots.iter_mut().zip(actions).enumerate() {
+            let (mut reward, mut terminated, mut truncated, mut legal, mut gained) =
+                (0.0, false, false, true, 0);
+            if slot.pending_reset {
+                slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
+                slot.pending_reset = false;
+                slot.steps = 0;
+                slot.illegal = 0;
+            } else {
+                let ends;
+                (reward, ends) = match slot.game.play(GYM_DIRECTIONS[action as usize]) {
+                    Ok(turn) => {
+                        gained = turn.score_gained;
+                        (f64::from(turn.score_gained), false)
+                    }
+                    Err(PlayError::NothingMoves(_) | PlayError::GameOver) => {
+                        legal = false;
+                        slot.illegal += 1;
+                        illegal.outcome()
+                    }
+                };
+                slot.steps += 1;
+                terminated = ends || slot.game.board().is_game_over();
+                truncated = !terminated && max_steps.is_some_and(|m| slot.steps >= m);
+                slot.pending_reset = terminated || truncated;
+                if same_step && slot.pending_reset {
+                    if let Some(infos) = &mut out.infos {
+                        let stride = 16 * encoding.per_cell();
+                        let at = infos.last_obs.len();
+                        infos.last_obs.resize(at + stride, 0);
+                        let last = &mut infos.last_obs[at..];
+                        encoding.write(packed_cells(*slot.game.board()), last);
+                        infos.ended.push(i as u64);
+                        infos.last_scores.push(slot.game.score());
+                    }
+                    slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
+                    slot.pending_reset = false;
+                    slot.steps = 0;
+                    slot.illegal = 0;
+                }
+            }
+            out.rewards[i] = reward;
+            out.terminated[i] = terminated;
+            out.truncated[i] = truncated;
+            if let Some(infos) = &mut out.infos {
+                infos.legal[i] = legal;
+                infos.gained[i] = gained;
+            }
+            VecCore::observe(encoding, i, slot, out);
+        }
+    }
+
+    /// [`VecCore::advance`] without infos, the batch cut into one part per
+    /// thread of rayon's pool: each environment is independent of the
+    /// others, and a part writes only its own rows of the outputs.
+    fn advance_parallel(&mut self, actions: &[i64], sink: Sink<'_>) {
+        let n = self.slots.len();
+        let parts = rayon::current_num_threads().min(n.div_ceil(PARALLEL_MIN)).max(1);
+        let settings = (self.encoding, self.illegal, self.max_steps, self.rules, self.same_step);
+        if parts == 1 {
+            let mut sink = sink;
+            VecCore::advance_slots(settings, &mut self.slots, actions, &mut sink);
+            return;
+        }
+        let size = n.div_ceil(parts);
+        let stride = 16 * self.encoding.per_cell();
+        let Sink { obs, rewards, terminated, truncated, masks, .. } = sink;
+        let jobs: Vec<_> = self
+            .slots
+            .chunks_mut(size)
+            .zip(actions.chunks(size))
+            .zip(obs.chunks_mut(size * stride))
+            .zip(rewards.chunks_mut(size))
+            .zip(terminated.chunks_mut(size))
+            .zip(truncated.chunks_mut(size))
+            .zip(masks.chunks_mut(size * 4))
+            .map(|((((((slots, actions), obs), rewards), terminated), truncated), masks)| {
+                (slots, actions, Sink { obs, rewards, terminated, truncated, masks, infos: None })
+            })
+            .collect();
+        jobs.into_par_iter().for_each(|(slots, actions, mut sink)| {
+            VecCore::advance_slots(settings, slots, actions, &mut sink);
+        });
+    }
+
+    /// The actions as a slice after checking them, or a `ValueError`.
+    fn check_actions<'a>(&self, actions: &'a PyReadonlyArray1<'_, i64>) -> PyResult<&'a [i64]> {
+        let n = self.slots.len();
+        let actions = actions.as_slice().map_err(value_error)?;
+        if actions.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {n} environments (expected shape ({n},))",
+                actions.len()
+            )));
+        }
+        if let Some((i, a)) = actions.iter().enumerate().find(|(_, a)| !(0..4).contains(*a)) {
+            return Err(PyValueError::new_err(format!(
+                "action {a} at index {i} is not one of 0 (up), 1 (right), 2 (down), 3 (left)"
+            )));
+        }
+        Ok(actions)
     }
 
     fn shape(&self) -> Vec<usize> {
@@ -279,6 +454,7 @@ impl VecCore {
         let rules = self.rules;
         let slots = &mut self.slots;
         py.detach(|| {
+            let mut sink = out.sink();
             for (i, slot) in slots.iter_mut().enumerate() {
                 if mask.as_ref().is_none_or(|m| m[i]) {
                     slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
@@ -286,7 +462,7 @@ impl VecCore {
                     slot.steps = 0;
                     slot.illegal = 0;
                 }
-                VecCore::observe(encoding, i, slot, &mut out);
+                VecCore::observe(encoding, i, slot, &mut sink);
             }
         });
         self.to_python(py, out)
@@ -299,67 +475,60 @@ impl VecCore {
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<StepResult<'py>> {
-        let n = self.slots.len();
-        let actions = actions.as_slice().map_err(value_error)?;
-        if actions.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "{} actions for {n} environments (expected shape ({n},))",
-                actions.len()
-            )));
-        }
-        if let Some((i, a)) = actions.iter().enumerate().find(|(_, a)| !(0..4).contains(*a)) {
-            return Err(PyValueError::new_err(format!(
-                "action {a} at index {i} is not one of 0 (up), 1 (right), 2 (down), 3 (left)"
-            )));
-        }
-        let actions = actions.to_vec();
-        let mut out = Outputs::new(n, self.encoding.per_cell())?;
-        let (encoding, illegal, max_steps, rules, same_step) =
-            (self.encoding, self.illegal, self.max_steps, self.rules, self.same_step);
-        let slots = &mut self.slots;
-        py.detach(|| {
-            for (i, (slot, &action)) in slots.iter_mut().zip(&actions).enumerate() {
-                if slot.pending_reset {
-                    slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
-                    slot.pending_reset = false;
-                    slot.steps = 0;
-                    slot.illegal = 0;
-                } else {
-                    let (reward, ends) = match slot.game.play(GYM_DIRECTIONS[action as usize]) {
-                        Ok(turn) => {
-                            out.gained[i] = turn.score_gained;
-                            (f64::from(turn.score_gained), false)
-                        }
-                        Err(PlayError::NothingMoves(_) | PlayError::GameOver) => {
-                            out.legal[i] = false;
-                            slot.illegal += 1;
-                            illegal.outcome()
-                        }
-                    };
-                    slot.steps += 1;
-                    let terminated = ends || slot.game.board().is_game_over();
-                    let truncated = !terminated && max_steps.is_some_and(|m| slot.steps >= m);
-                    out.rewards[i] = reward;
-                    out.terminated[i] = terminated;
-                    out.truncated[i] = truncated;
-                    slot.pending_reset = terminated || truncated;
-                    if same_step && slot.pending_reset {
-                        let stride = 16 * encoding.per_cell();
-                        let at = out.last_obs.len();
-                        out.last_obs.resize(at + stride, 0);
-                        encoding.write(packed_cells(*slot.game.board()), &mut out.last_obs[at..]);
-                        out.ended.push(i as u64);
-                        out.last_scores.push(slot.game.score());
-                        slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
-                        slot.pending_reset = false;
-                        slot.steps = 0;
-                        slot.illegal = 0;
-                    }
-                }
-                VecCore::observe(encoding, i, slot, &mut out);
-            }
-        });
+        let actions = self.check_actions(&actions)?.to_vec();
+        let mut out = Outputs::new(self.slots.len(), self.encoding.per_cell())?;
+        py.detach(|| self.advance(&actions, &mut out.sink()));
         self.to_python(py, out)
+    }
+
+    /// `step` into the caller's arrays, without infos: observations of the
+    /// batch's shape (uint8), rewards (float64), terminations and
+    /// truncations (bool), masks `(N, 4)` (int8), all C-contiguous. Nothing
+    /// is allocated.
+    #[allow(clippy::too_many_arguments, reason = "one argument per array of the step")]
+    fn step_into(
+        &mut self,
+        py: Python<'_>,
+        actions: PyReadonlyArray1<'_, i64>,
+        mut obs: PyReadwriteArrayDyn<'_, u8>,
+        mut rewards: PyReadwriteArray1<'_, f64>,
+        mut terminated: PyReadwriteArray1<'_, bool>,
+        mut truncated: PyReadwriteArray1<'_, bool>,
+        mut masks: PyReadwriteArray2<'_, i8>,
+    ) -> PyResult<()> {
+        let n = self.slots.len();
+        let shape = self.shape();
+        let wrong = |name: &str, got: &[usize], want: &[usize]| {
+            PyValueError::new_err(format!("out.{name} has shape {got:?}, expected {want:?}"))
+        };
+        if obs.shape() != shape.as_slice() {
+            return Err(wrong("obs", obs.shape(), &shape));
+        }
+        for (name, got) in [
+            ("rewards", rewards.shape()),
+            ("terminated", terminated.shape()),
+            ("truncated", truncated.shape()),
+        ] {
+            if got != [n] {
+                return Err(wrong(name, got, &[n]));
+            }
+        }
+        if masks.shape() != [n, 4] {
+            return Err(wrong("action_mask", masks.shape(), &[n, 4]));
+        }
+        let contiguous =
+            |name: &str| PyValueError::new_err(format!("out.{name} must be C-contiguous"));
+        let sink = Sink {
+            obs: obs.as_slice_mut().map_err(|_| contiguous("obs"))?,
+            rewards: rewards.as_slice_mut().map_err(|_| contiguous("rewards"))?,
+            terminated: terminated.as_slice_mut().map_err(|_| contiguous("terminated"))?,
+            truncated: truncated.as_slice_mut().map_err(|_| contiguous("truncated"))?,
+            masks: masks.as_slice_mut().map_err(|_| contiguous("action_mask"))?,
+            infos: None,
+        };
+        let actions = self.check_actions(&actions)?;
+        py.detach(|| self.advance_parallel(actions, sink));
+        Ok(())
     }
 
     /// The packed boards, one per environment; a `ValueError` naming the

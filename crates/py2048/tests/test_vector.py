@@ -186,3 +186,53 @@ def test_a_batch_too_large_is_a_memory_error_not_an_abort():
     # See: issue 35, item 6.
     with pytest.raises(MemoryError, match="fewer environments"):
         py2048.VectorEnv2048(num_envs=10**12)
+
+
+@pytest.mark.parametrize(
+    "obs_mode, n, steps",
+    # 1500 environments are stepped in parallel parts (512 or more each).
+    [("onehot", 6, 2000), ("exponents", 6, 2000), ("onehot", 1500, 150)],
+)
+def test_step_into_plays_the_games_step_plays(obs_mode, n, steps):
+    # See: issue 35 (the fast path into caller-owned buffers).
+    a = py2048.VectorEnv2048(num_envs=n, obs_mode=obs_mode, max_episode_steps=100)
+    b = py2048.VectorEnv2048(num_envs=n, obs_mode=obs_mode, max_episode_steps=100)
+    a.reset(seed=4)
+    b.reset(seed=4)
+    out = a.buffers()
+    out.obs.fill(7)  # stale values must all be overwritten
+    rng = np.random.default_rng(3)
+    ends = 0
+    for _ in range(steps):
+        actions = rng.integers(0, 4, size=n)
+        a.step_into(actions, out)
+        obs, rewards, terminated, truncated, infos = b.step(actions)
+        np.testing.assert_array_equal(out.obs, obs)
+        np.testing.assert_array_equal(out.rewards, rewards)
+        np.testing.assert_array_equal(out.terminated, terminated)
+        np.testing.assert_array_equal(out.truncated, truncated)
+        np.testing.assert_array_equal(out.action_mask, infos["action_mask"])
+        ends += int(terminated.sum() + truncated.sum())
+    assert ends >= 6
+
+
+def test_step_into_refuses_wrong_buffers():
+    env = py2048.VectorEnv2048(num_envs=3)
+    env.reset(seed=0)
+    good = env.buffers()
+    actions = np.zeros(3, dtype=np.int64)
+    bad = [
+        (dict(obs=np.zeros((3, 4, 4), dtype=np.uint8)), ValueError, "out.obs has shape"),
+        (dict(rewards=np.zeros(4)), ValueError, "out.rewards has shape"),
+        (dict(action_mask=np.zeros((3, 4, 1), dtype=np.int8)), ValueError, "out.action_mask has shape"),
+        (dict(obs=np.zeros((3, 4, 4, 16, 2), dtype=np.uint8)[..., 0]), ValueError, "C-contiguous"),
+        (dict(rewards=np.zeros(3, dtype=np.float32)), TypeError, "out.rewards must be .* float64, got float32"),
+        (dict(truncated=good.terminated), ValueError, "out.truncated and out.terminated share memory"),
+        (dict(terminated=[False] * 3), TypeError, "out.terminated must be a numpy array"),
+    ]
+    for change, error, match in bad:
+        fields = {**good.__dict__, **change}
+        with pytest.raises(error, match=match):
+            env.step_into(actions, py2048.StepBuffers(**fields))
+    with pytest.raises(ValueError, match="action 9"):
+        env.step_into(np.array([0, 9, 0]), good)

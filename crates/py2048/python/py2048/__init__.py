@@ -27,7 +27,7 @@ from py2048.board import (
 )
 from py2048.env import MAX_EXPONENT, Env2048, TwentyFortyEightEnv
 from py2048.solver import PRESETS, SHIPPED_WEIGHTS, Decision, Network, Solver, decide, value
-from py2048.vector import VectorEnv2048
+from py2048.vector import StepBuffers, VectorEnv2048
 
 __all__ = [
     "ACTION_NAMES",
@@ -41,6 +41,7 @@ __all__ = [
     "Env2048",
     "Network",
     "Solver",
+    "StepBuffers",
     "TwentyFortyEightEnv",
     "VectorEnv2048",
     "apply_action",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,23 @@ from gymnasium.vector.utils import batch_space
 from py2048 import _native, render
 from py2048.board import ObsMode, as_actions, whole
 from py2048.env import observation_space
+
+
+@dataclass(frozen=True)
+class StepBuffers:
+    """Arrays a batched step writes into (:meth:`VectorEnv2048.step_into`):
+    the caller owns them and reads them after each step."""
+
+    #: The observations, the batch's observation shape, uint8.
+    obs: npt.NDArray[np.uint8]
+    #: The rewards, float64.
+    rewards: npt.NDArray[np.float64]
+    #: Which episodes ended.
+    terminated: npt.NDArray[np.bool_]
+    #: Which episodes were cut at ``max_episode_steps``.
+    truncated: npt.NDArray[np.bool_]
+    #: Which actions change each board now, ``(num_envs, 4)`` int8.
+    action_mask: npt.NDArray[np.int8]
 
 
 class VectorEnv2048(VectorEnv):
@@ -80,6 +98,7 @@ class VectorEnv2048(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._seeded = False
+        self._checked: StepBuffers | None = None
 
     def reset(
         self,
@@ -133,6 +152,62 @@ class VectorEnv2048(VectorEnv):
             )
         out = self._core.step(a)
         return out[0], out[1], out[2], out[3], self._infos(out, None)
+
+    def buffers(self) -> StepBuffers:
+        """New arrays for :meth:`step_into`, of this batch's shapes."""
+        n = self.num_envs
+        return StepBuffers(
+            obs=np.zeros(self.observation_space.shape, dtype=np.uint8),
+            rewards=np.zeros(n, dtype=np.float64),
+            terminated=np.zeros(n, dtype=np.bool_),
+            truncated=np.zeros(n, dtype=np.bool_),
+            action_mask=np.zeros((n, 4), dtype=np.int8),
+        )
+
+    def step_into(self, actions: Any, out: StepBuffers) -> None:
+        """:meth:`step` without infos, writing into ``out`` (from
+        :meth:`buffers`) instead of new arrays: the fast path for a training
+        loop that reads the observations into its own batch. The games,
+        autoreset and rewards are :meth:`step`'s."""
+        a = as_actions(actions)
+        if a.shape != (self.num_envs,):
+            raise ValueError(
+                f"expected one action per environment, shape ({self.num_envs},), got {a.shape}"
+            )
+        if out is not self._checked:
+            self._check_buffers(out)
+            self._checked = out
+        self._core.step_into(
+            a, out.obs, out.rewards, out.terminated, out.truncated, out.action_mask
+        )
+
+    def _check_buffers(self, out: StepBuffers) -> None:
+        """A ``TypeError`` or ``ValueError`` naming the first array of ``out``
+        that :meth:`step_into` cannot write (checked once per buffers)."""
+        if not isinstance(out, StepBuffers):
+            raise TypeError(f"out must be StepBuffers (from buffers()), got {type(out).__name__}")
+        n = self.num_envs
+        want = {
+            "obs": (self.observation_space.shape, np.uint8),
+            "rewards": ((n,), np.float64),
+            "terminated": ((n,), np.bool_),
+            "truncated": ((n,), np.bool_),
+            "action_mask": ((n, 4), np.int8),
+        }
+        arrays = []
+        for name, (shape, dtype) in want.items():
+            arr = getattr(out, name)
+            if not isinstance(arr, np.ndarray) or arr.dtype != dtype:
+                got = arr.dtype if isinstance(arr, np.ndarray) else type(arr).__name__
+                raise TypeError(f"out.{name} must be a numpy array of {np.dtype(dtype)}, got {got}")
+            if arr.shape != shape:
+                raise ValueError(f"out.{name} has shape {arr.shape}, expected {shape}")
+            if not arr.flags.c_contiguous or not arr.flags.writeable:
+                raise ValueError(f"out.{name} must be C-contiguous and writeable")
+            for other_name, other in arrays:
+                if np.may_share_memory(arr, other):
+                    raise ValueError(f"out.{name} and out.{other_name} share memory")
+            arrays.append((name, arr))
 
     def _infos(self, out: tuple[Any, ...], mask: npt.NDArray[np.bool_] | None) -> dict[str, Any]:
         """The batched infos of a step or reset; ``mask`` marks the
