@@ -6,7 +6,7 @@ and the curve drawn from it.
     python crates/py2048/examples/maskable_ppo.py --steps 300000 --out ppo
 
 writes ``ppo/episodes.csv`` (timesteps, seconds, score, largest tile) and
-``ppo/curve.svg``. Illegal actions are masked, so every action moves the
+``ppo/curve.png``; ``--plot-only`` draws the curve again from the CSV. Illegal actions are masked, so every action moves the
 board. The rewards (merged tiles, 4 to thousands a move) are scaled by
 SB3's ``VecNormalize`` for the learner; the scores written are the game's.
 """
@@ -54,10 +54,10 @@ class Episodes(BaseCallback):
         self.file.close()
 
 
-def plot(csv_path: Path, svg_path: Path, window: int, tile: int) -> None:
+def plot(csv_path: Path, png_path: Path, window: int, tile: int) -> None:
     import matplotlib
 
-    matplotlib.use("svg")
+    matplotlib.use("agg")
     import matplotlib.pyplot as plt
 
     data = np.genfromtxt(csv_path, delimiter=",", names=True)
@@ -81,7 +81,7 @@ def plot(csv_path: Path, svg_path: Path, window: int, tile: int) -> None:
     ax.legend(lines[0] + lines2[0], lines[1] + lines2[1], loc="upper left", fontsize=8)
     ax.set_title("MaskablePPO on py2048.sb3.SB3VecEnv2048")
     fig.tight_layout()
-    fig.savefig(svg_path)
+    fig.savefig(png_path, dpi=110)
 
 
 def main() -> None:
@@ -94,8 +94,14 @@ def main() -> None:
     parser.add_argument("--tile", type=int, default=256, help="the tile whose rate is drawn")
     # A small MLP: more torch threads than this only wait on each other.
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--plot-only", action="store_true", help="draw the curve from the CSV")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    csv_path = args.out / "episodes.csv"
+    if args.plot_only:
+        plot(csv_path, args.out / "curve.png", args.window, args.tile)
+        print(f"curve in {args.out / 'curve.png'}")
+        return
     torch.set_num_threads(args.threads)
     raw = SB3VecEnv2048(num_envs=args.envs)
     raw.seed(args.seed)
@@ -104,12 +110,11 @@ def main() -> None:
         "MlpPolicy", env, n_steps=256, batch_size=1024, learning_rate=3e-4, gamma=0.99,
         seed=args.seed, device="cpu", verbose=0,
     )
-    csv_path = args.out / "episodes.csv"
     start = time.perf_counter()
     model.learn(args.steps, callback=Episodes(csv_path))
     print(f"{args.steps:,} steps in {time.perf_counter() - start:.0f} s; episodes in {csv_path}")
-    plot(csv_path, args.out / "curve.svg", args.window, args.tile)
-    print(f"curve in {args.out / 'curve.svg'}")
+    plot(csv_path, args.out / "curve.png", args.window, args.tile)
+    print(f"curve in {args.out / 'curve.png'}")
 
 
 if __name__ == "__main__":
