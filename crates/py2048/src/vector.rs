@@ -189,13 +189,24 @@ impl VecCore {
     }
 
     /// Writes slot `i`'s observation, mask and infos into `out`.
-    fn observe(encoding: Encoding, i: usize, slot: &Slot, out: &mut Sink<'_>) {
+    /// `legal` is the board's [`mask`], when the caller has it already.
+    fn observe(
+        encoding: Encoding,
+        i: usize,
+        slot: &Slot,
+        out: &mut Sink<'_>,
+        legal: Option<[i8; 4]>,
+    ) {
         let stride = 16 * encoding.per_cell();
         let board = *slot.game.board();
         let obs = &mut out.obs[i * stride..(i + 1) * stride];
-        obs.fill(0);
+        if let Encoding::OneHot { .. } = encoding {
+            // Exponents overwrite every byte; one-hot sets one per cell.
+            obs.fill(0);
+        }
         encoding.write(packed_cells(board), obs);
-        out.masks[i * 4..i * 4 + 4].copy_from_slice(&mask(&board));
+        let legal = legal.unwrap_or_else(|| mask(&board));
+        out.masks[i * 4..i * 4 + 4].copy_from_slice(&legal);
         if let Some(infos) = &mut out.infos {
             infos.scores[i] = slot.game.score();
             infos.max[i] = board.max_exponent();
@@ -221,6 +232,7 @@ impl VecCore {
         for (i, (slot, &action)) in slots.iter_mut().zip(actions).enumerate() {
             let (mut reward, mut terminated, mut truncated, mut legal, mut gained) =
                 (0.0, false, false, true, 0);
+            let mut legal_now = None;
             if slot.pending_reset {
                 slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
                 slot.pending_reset = false;
@@ -240,7 +252,9 @@ impl VecCore {
                     }
                 };
                 slot.steps += 1;
-                terminated = ends || slot.game.board().is_game_over();
+                // The mask, computed once, tells whether the game is over.
+                legal_now = Some(mask(slot.game.board()));
+                terminated = ends || legal_now == Some([0; 4]);
                 truncated = !terminated && max_steps.is_some_and(|m| slot.steps >= m);
                 slot.pending_reset = terminated || truncated;
                 if same_step && slot.pending_reset {
@@ -257,6 +271,7 @@ impl VecCore {
                     slot.pending_reset = false;
                     slot.steps = 0;
                     slot.illegal = 0;
+                    legal_now = None;
                 }
             }
             out.rewards[i] = reward;
@@ -266,7 +281,7 @@ impl VecCore {
                 infos.legal[i] = legal;
                 infos.gained[i] = gained;
             }
-            VecCore::observe(encoding, i, slot, out);
+            VecCore::observe(encoding, i, slot, out, legal_now);
         }
     }
 
@@ -462,7 +477,7 @@ impl VecCore {
                     slot.steps = 0;
                     slot.illegal = 0;
                 }
-                VecCore::observe(encoding, i, slot, &mut sink);
+                VecCore::observe(encoding, i, slot, &mut sink, None);
             }
         });
         self.to_python(py, out)
