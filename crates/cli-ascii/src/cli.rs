@@ -414,7 +414,9 @@ pub(crate) struct TrainArgs {
     pub(crate) out: PathBuf,
     /// Continue from this checkpoint (its weights, learning-rate state and
     /// counters), or from a weights file such as the shipped one (its
-    /// weights and episode count; the learning-rate state starts afresh).
+    /// weights and episode count; the learning-rate state starts afresh, so
+    /// lower --alpha, say to 0.05: at 1 the first updates wreck a trained
+    /// network).
     #[arg(long, value_name = "FILE")]
     pub(crate) resume: Option<PathBuf>,
     /// Episode i is played from a stream seeded by this and i: one thread
