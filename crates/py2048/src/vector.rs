@@ -4,13 +4,14 @@
 //! stable-baselines3 adapter with same-step autoreset (an episode that ends
 //! is reset at once; its last observation is returned beside).
 
-use game_core::{Board, Game, GameBoard, GameRng, PlayError, Rules, RulesBuilder};
+use game_core::{Board, Game, GameBoard, GameRng, PlayError, Rules, RulesBuilder, SavedGame};
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
     PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArrayDyn, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use rayon::prelude::*;
 
@@ -172,6 +173,7 @@ struct InfoSink<'a> {
 #[pyclass(module = "py2048._native")]
 #[derive(Debug)]
 pub(crate) struct VecCore {
+    args: VecArgs,
     rules: Rules,
     encoding: Encoding,
     illegal: Illegal,
@@ -180,6 +182,55 @@ pub(crate) struct VecCore {
     /// the next step (gymnasium).
     same_step: bool,
     slots: Vec<Slot>,
+}
+
+/// The constructor's arguments, as `__getnewargs__` gives them to pickle.
+type VecArgs = (usize, f64, String, usize, String, f64, Option<u64>, bool);
+
+/// Bytes per environment in a pickled batch: the seed stream (48), the 16
+/// exponents, score, moves and seed (8 each), the spawns (48), steps and
+/// illegal actions (8 each) and the pending reset (1).
+const SLOT_BYTES: usize = 48 + 16 + 8 * 3 + 48 + 8 * 2 + 1;
+
+impl Slot {
+    /// This environment, exactly, in [`SLOT_BYTES`] bytes.
+    fn save(&self, out: &mut Vec<u8>) {
+        let saved = self.game.save();
+        out.extend_from_slice(&self.seeder.state());
+        out.extend(saved.board.to_exponents().iter().flatten());
+        for x in [saved.score, saved.moves, saved.seed] {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out.extend_from_slice(&saved.spawns);
+        out.extend_from_slice(&self.steps.to_le_bytes());
+        out.extend_from_slice(&self.illegal.to_le_bytes());
+        out.push(u8::from(self.pending_reset));
+    }
+
+    /// The environment [`Slot::save`] wrote into `b` ([`SLOT_BYTES`] long).
+    fn restore(b: &[u8], rules: Rules) -> PyResult<Slot> {
+        let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+        let state = |at: usize| -> [u8; 48] { b[at..at + 48].try_into().expect("48 bytes") };
+        let mut rows = [[0u8; 4]; 4];
+        for (i, &e) in b[48..64].iter().enumerate() {
+            rows[i / 4][i % 4] = e;
+        }
+        let board = Board::from_exponents(rows).map_err(value_error)?;
+        let saved = SavedGame {
+            board,
+            score: word(64),
+            moves: word(72),
+            seed: word(80),
+            spawns: state(88),
+        };
+        Ok(Slot {
+            game: Game::restore(saved, rules).map_err(value_error)?,
+            seeder: GameRng::from_state(state(0)),
+            steps: word(136),
+            illegal: word(144),
+            pending_reset: b[152] != 0,
+        })
+    }
 }
 
 impl VecCore {
@@ -407,7 +458,18 @@ impl VecCore {
         drop(probe);
         let mut slots = Vec::new();
         slots.try_reserve_exact(num_envs).map_err(|_| memory_error(slot_bytes))?;
+        let args = (
+            num_envs,
+            four_probability,
+            obs_mode.to_owned(),
+            max_pow,
+            illegal_action.to_owned(),
+            illegal_penalty,
+            max_steps,
+            same_step,
+        );
         let mut core = VecCore {
+            args,
             rules,
             encoding,
             illegal: Illegal::parse(illegal_action, illegal_penalty)?,
@@ -426,6 +488,38 @@ impl VecCore {
     /// The number of environments.
     fn __len__(&self) -> usize {
         self.slots.len()
+    }
+
+    /// The constructor's arguments (pickle calls `__new__` with them).
+    fn __getnewargs__(&self) -> VecArgs {
+        self.args.clone()
+    }
+
+    /// Every environment's state, for pickle and `copy.deepcopy`.
+    fn __getstate__<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let mut out = Vec::with_capacity(self.slots.len() * SLOT_BYTES);
+        for slot in &self.slots {
+            slot.save(&mut out);
+        }
+        PyBytes::new(py, &out)
+    }
+
+    /// Restores what `__getstate__` kept: every environment then goes on
+    /// exactly as the original's would.
+    fn __setstate__(&mut self, state: &[u8]) -> PyResult<()> {
+        let n = self.slots.len();
+        if state.len() != n * SLOT_BYTES {
+            return Err(PyValueError::new_err(format!(
+                "a pickled batch of {n} environments has {} bytes, not {}",
+                state.len(),
+                n * SLOT_BYTES
+            )));
+        }
+        self.slots = state
+            .chunks_exact(SLOT_BYTES)
+            .map(|b| Slot::restore(b, self.rules))
+            .collect::<PyResult<Vec<Slot>>>()?;
+        Ok(())
     }
 
     /// Restarts the stream of episode seeds of each environment whose seed

@@ -122,3 +122,20 @@ def test_bad_input():
         env.step(np.array([0, 1, 2]))
     with pytest.raises(ValueError, match="action 7"):
         env.step(np.array([0, 7]))
+
+
+def test_the_adapter_pickles_and_plays_on_exactly():
+    import pickle
+
+    env = SB3VecEnv2048(num_envs=3)
+    env.seed(2)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        env.step(rng.integers(0, 4, 3))
+    other = pickle.loads(pickle.dumps(env))
+    for _ in range(200):
+        a = rng.integers(0, 4, 3)
+        x, y = env.step(a), other.step(a)
+        for p, q in zip(x[:3], y[:3]):
+            np.testing.assert_array_equal(p, q)

@@ -236,3 +236,32 @@ def test_step_into_refuses_wrong_buffers():
             env.step_into(actions, py2048.StepBuffers(**fields))
     with pytest.raises(ValueError, match="action 9"):
         env.step_into(np.array([0, 9, 0]), good)
+
+
+@pytest.mark.parametrize("obs_mode", ["onehot", "exponents"])
+def test_a_pickled_or_copied_batch_plays_on_exactly(obs_mode):
+    # See: issue 35, item 2 (planning code and multiprocessing copy envs).
+    import copy
+    import pickle
+
+    env = py2048.VectorEnv2048(num_envs=5, obs_mode=obs_mode, max_episode_steps=60)
+    env.reset(seed=8)
+    rng = np.random.default_rng(1)
+    for _ in range(150):
+        env.step(rng.integers(0, 4, size=5))
+    copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    actions = [rng.integers(0, 4, size=5) for _ in range(300)]
+
+    def trace(e):
+        out = []
+        for a in actions:
+            obs, rewards, terminated, truncated, infos = e.step(a)
+            out.append((obs.tobytes(), rewards.tobytes(), terminated.tobytes(), truncated.tobytes(),
+                        infos["score"].tobytes(), infos["illegal_count"].tobytes()))
+        return out
+
+    want = trace(env)
+    for other in copies:
+        assert trace(other) == want
+    with pytest.raises(ValueError, match="pickled batch of 5 environments"):
+        env._core.__setstate__(b"short")
