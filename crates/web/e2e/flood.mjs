@@ -30,7 +30,7 @@ const seconds = Number(opts.seconds);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const binary = process.env.WEB_BIN ?? resolve(root, "target/release/web");
 
-const server = spawn(binary, ["--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+const server = spawn(binary, ["--port", "0", "--no-games-file"], { stdio: ["ignore", "pipe", "inherit"] });
 const base = await new Promise((ok, fail) => {
   server.stdout.once("data", (chunk) => {
     const m = /listening on (http:\/\/\S+)/.exec(String(chunk));

@@ -54,8 +54,9 @@ function serverBinary() {
 
 /// Starts the server on port 0 and resolves with its address once it
 /// prints `listening on http://...`.
-function startServer(binary) {
-  const server = spawn(binary, ["--port", "0", "--search-ms", "60"], { stdio: ["ignore", "pipe", "inherit"] });
+function startServer(binary, gamesFile, port = 0) {
+  const args = ["--port", String(port), "--search-ms", "60", "--games", gamesFile];
+  const server = spawn(binary, args, { stdio: ["ignore", "pipe", "inherit"] });
   const address = new Promise((resolveAddress, reject) => {
     const lines = createInterface({ input: server.stdout });
     lines.on("line", (line) => {
@@ -145,8 +146,9 @@ async function main() {
   if (!existsSync(executablePath)) throw new Error(`no browser at ${executablePath}`);
   const binary = serverBinary();
   if (!existsSync(binary)) throw new Error(`no server binary at ${binary}`);
-  const { server, address } = startServer(binary);
   const userDataDir = mkdtempSync(join(tmpdir(), "web-e2e-"));
+  const gamesFile = join(userDataDir, "games.json");
+  let { server, address } = startServer(binary, gamesFile);
   let context;
   try {
     const url = await address;
@@ -363,6 +365,21 @@ async function main() {
     await tab.waitForFunction((m) => document.querySelector("#board").dataset.moves === String(m), kept.moves);
     assert.equal(await tab.textContent("#game-seed"), kept.seed, "a new tab comes back to the game");
     const pageNow = tab;
+
+    // ...and a server restart: the server keeps its games in a file when it
+    // stops (SIGINT) and reads it when it starts again, on the same port.
+    const port = new URL(url).port;
+    const exited = new Promise((done) => server.once("exit", done));
+    server.kill("SIGINT");
+    await exited;
+    ({ server, address } = startServer(binary, gamesFile, port));
+    assert.equal(await address, url);
+    await pageNow.reload();
+    await pageNow.waitForFunction((m) => document.querySelector("#board").dataset.moves === String(m), kept.moves);
+    const restarted = await shown(pageNow);
+    assert.deepEqual(restarted.tiles, kept.tiles, "a server restart keeps the game");
+    assert.equal(restarted.score, kept.score);
+    log(`the game survived a reload, a new tab and a server restart (${kept.moves} moves)`);
 
     // On a phone, the "You reached 2048!" overlay fits the board: its text
     // on one line or wrapped inside, its buttons below it (issue 34, item 6).

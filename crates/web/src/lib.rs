@@ -127,6 +127,38 @@ impl AppState {
         &self.limits
     }
 
+    /// Writes the games in play to `path` (JSON, replaced atomically: a
+    /// temporary file renamed), so that a restarted server can
+    /// [`AppState::load_games`] them; how many were written. The undo
+    /// history is not kept.
+    ///
+    /// # Errors
+    /// The file cannot be written.
+    pub fn save_games(&self, path: &std::path::Path) -> std::io::Result<usize> {
+        let games = self.sessions.export();
+        let json = serde_json::to_vec(&games).map_err(std::io::Error::other)?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, json)?;
+        std::fs::rename(&tmp, path)?;
+        Ok(games.len())
+    }
+
+    /// Puts back the games [`AppState::save_games`] wrote to `path` (those
+    /// idle too long are dropped); how many came back.
+    ///
+    /// # Errors
+    /// A sentence when the file cannot be read or is not such a file.
+    pub fn load_games(&self, path: &std::path::Path) -> Result<usize, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let games = serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{} is not a games file: {e}", path.display()))?;
+        self.sessions.import(games).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     /// Solvers built so far: one per preset asked for, however many
     /// requests asked for it at once.
     pub fn solvers_built(&self) -> usize {

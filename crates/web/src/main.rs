@@ -27,6 +27,24 @@ struct Args {
     /// The time budget of one search, in milliseconds.
     #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     search_ms: u64,
+    /// Where the games in play are kept between runs: written every minute
+    /// and when the server stops (Ctrl-C, SIGTERM), read at start (default:
+    /// $XDG_STATE_HOME/web2048/games.json, or ~/.local/state/web2048/games.json)
+    #[arg(long, value_name = "FILE")]
+    games: Option<PathBuf>,
+    /// Keep no games between runs
+    #[arg(long, conflicts_with = "games")]
+    no_games_file: bool,
+}
+
+/// The default games file, where the platform has a state folder.
+fn default_games_file() -> Option<PathBuf> {
+    let state =
+        std::env::var_os("XDG_STATE_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))?;
+    Some(state.join("web2048").join("games.json"))
 }
 
 /// An error ends the server with one `error: ...` line and exit code 1,
@@ -59,19 +77,90 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     let names: Vec<String> =
         if args.host.parse::<std::net::IpAddr>().is_ok() { Vec::new() } else { vec![args.host] };
     let hosts = web::Hosts::listening_on(local, &names);
-    let app = web::router(web::AppState::new(limits.clone(), args.weights, hosts));
+    let state = web::AppState::new(limits.clone(), args.weights, hosts);
+    let games = if args.no_games_file { None } else { args.games.or_else(default_games_file) };
+    if let Some(path) = &games {
+        restore(&state, path);
+    }
+    let app = web::router(std::sync::Arc::clone(&state));
     if !local.ip().is_loopback() {
         warn_exposed(local);
     }
     print_address(local);
-    web::serve(listener, app, &limits, async {
-        // If the handler cannot be installed, serve until killed.
+    if let Some(path) = games.clone() {
+        let state = std::sync::Arc::clone(&state);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+            every.tick().await;
+            loop {
+                every.tick().await;
+                keep(&state, &path);
+            }
+        });
+    }
+    web::serve(listener, app, &limits, stopped()).await.context("the server stopped")?;
+    if let Some(path) = &games {
+        keep(&state, path);
+    }
+    Ok(())
+}
+
+/// Completes on Ctrl-C or SIGTERM (never, if neither can be watched).
+async fn stopped() {
+    let interrupt = async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    })
-    .await
-    .context("the server stopped")
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+}
+
+/// Loads the games file; a file that cannot be read as one is moved aside
+/// (nothing the players did is thrown away) with a warning.
+fn restore(state: &web::AppState, path: &std::path::Path) {
+    use std::io::Write;
+    if !path.exists() {
+        return;
+    }
+    if let Err(err) = state.load_games(path) {
+        let aside = path.with_extension("json.bad");
+        let moved = std::fs::rename(path, &aside).is_ok();
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "warning: {err}; starting without its games{}",
+            if moved {
+                format!(" (the file is kept as {})", aside.display())
+            } else {
+                String::new()
+            }
+        );
+    }
+}
+
+/// Writes the games file; a failure is a warning, not the end of the server.
+fn keep(state: &web::AppState, path: &std::path::Path) {
+    use std::io::Write;
+    if let Err(err) = state.save_games(path) {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "warning: cannot keep the games in {}: {err}",
+            path.display()
+        );
+    }
 }
 
 /// The address of `host` (an address or a name) at `port`: the first the

@@ -6,7 +6,8 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::http::StatusCode;
-use game_core::{Board, Direction, Game, PlayError, Rules, Turn};
+use game_core::{Board, Direction, Game, PlayError, Rules, SavedGame, Turn};
+use serde::{Deserialize, Serialize};
 
 use crate::Limits;
 use crate::error::ApiError;
@@ -158,10 +159,85 @@ impl Sessions {
         f(session)
     }
 
+    /// Every game not yet expired, as it would be stored on disk (the
+    /// undo history is not kept).
+    pub(crate) fn export(&self) -> Vec<StoredGame> {
+        let inner = self.lock();
+        inner
+            .map
+            .iter()
+            .filter(|(_, s)| s.last_seen.elapsed() <= self.idle)
+            .map(|(id, session)| {
+                let saved = session.game.save();
+                StoredGame {
+                    id: id.clone(),
+                    board: saved.board.to_string(),
+                    score: saved.score,
+                    moves: saved.moves,
+                    seed: saved.seed,
+                    spawns: saved.spawns.iter().map(|b| format!("{b:02x}")).collect(),
+                    keep_going: session.keep_going,
+                    idle_ms: u64::try_from(session.last_seen.elapsed().as_millis())
+                        .unwrap_or(u64::MAX),
+                }
+            })
+            .collect()
+    }
+
+    /// Puts stored games back (those idle longer than the limit are
+    /// dropped, and at most `max_sessions` kept); how many came back, or
+    /// what is wrong with the first bad one.
+    pub(crate) fn import(&self, games: Vec<StoredGame>) -> Result<usize, String> {
+        let mut restored = Vec::new();
+        for g in games {
+            let idle = Duration::from_millis(g.idle_ms);
+            if idle > self.idle {
+                continue;
+            }
+            let board: Board =
+                g.board.parse().map_err(|e| format!("game {}: bad board: {e}", g.id))?;
+            let bytes: Vec<u8> = (0..g.spawns.len())
+                .step_by(2)
+                .map(|i| g.spawns.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
+                .collect::<Option<Vec<u8>>>()
+                .ok_or_else(|| format!("game {}: bad spawn state", g.id))?;
+            let spawns: [u8; 48] =
+                bytes.try_into().map_err(|_| format!("game {}: bad spawn state", g.id))?;
+            let saved = SavedGame { board, score: g.score, moves: g.moves, seed: g.seed, spawns };
+            let game = Game::restore(saved, Rules::default()).map_err(|e| e.to_string())?;
+            let mut session = Session::new(game);
+            session.keep_going = g.keep_going;
+            session.last_seen = Instant::now().checked_sub(idle).unwrap_or_else(Instant::now);
+            restored.push((g.id, session));
+        }
+        restored.sort_by_key(|(_, s)| std::cmp::Reverse(s.last_seen));
+        restored.truncate(self.max_sessions);
+        let n = restored.len();
+        self.lock().map.extend(restored);
+        Ok(n)
+    }
+
     /// Forgets the session `id`; false if there was none.
     pub(crate) fn remove(&self, id: &str) -> bool {
         self.lock().map.remove(id).is_some()
     }
+}
+
+/// A game as the server stores it on disk between runs.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StoredGame {
+    id: String,
+    /// game-core's one-line notation.
+    board: String,
+    score: u64,
+    moves: u64,
+    seed: u64,
+    /// The spawn stream's state (`GameRng::state`), 96 hex digits.
+    spawns: String,
+    keep_going: bool,
+    /// How long the game had been idle when it was stored.
+    idle_ms: u64,
 }
 
 /// A new session id: 128 bits from the operating system's randomness, so
