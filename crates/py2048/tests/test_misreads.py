@@ -26,10 +26,15 @@ def test_an_integer_array_that_is_not_one_hot_is_refused():
 
 def test_tile_values_are_not_read_as_exponents_past_the_largest_tile():
     values = np.array([[2, 4, 8, 16], [32, 64, 128, 256], [0] * 4, [0] * 4])
-    with pytest.raises(ValueError, match="0 \\(empty\\) to 17.*tile values\\? pass their log2"):
+    with pytest.raises(ValueError, match="0 \\(empty\\) to 17.*tile values\\? pass py2048.from_tiles"):
         py2048.decide(values, preset="fast")
-    exps = np.log2(np.where(values > 0, values, 1)).astype(np.uint8)
+    exps = py2048.from_tiles(values)
+    assert exps.dtype == np.uint8 and exps[0].tolist() == [1, 2, 3, 4]
     assert py2048.format_board(exps) == "2 4 8 16/32 64 128 256/0 0 0 0/0 0 0 0"
+    assert py2048.from_tiles([[0, 2**25]]).tolist() == [[0, 25]]
+    for bad in [3, 1, -2, 2**26]:
+        with pytest.raises(ValueError, match=f"{bad} at \\(0, 1\\) is not a tile value"):
+            py2048.from_tiles([[2, bad]])
     # A 3x3 board holds at most a 1024 (exponent 10).
     with pytest.raises(ValueError, match="3x3 board are 0 \\(empty\\) to 10"):
         py2048.format_board(np.full((3, 3), 11))

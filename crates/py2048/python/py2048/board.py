@@ -126,6 +126,25 @@ def pack(exponents: Any) -> npt.NDArray[np.uint64] | int:
     return int(packed) if packed.ndim == 0 else packed
 
 
+def from_tiles(values: Any) -> npt.NDArray[np.uint8]:
+    """Tile values (0 for empty, 2, 4, 8, ... up to 2^25) as exponents, the
+    form every other function reads: ``from_tiles([[2, 4], [0, 8]])`` is
+    ``[[1, 2], [0, 3]]``. Any shape. Raises ``ValueError`` naming the first
+    value that is not a tile."""
+    arr = _integers(values, "tile values").astype(np.int64)
+    bad = (arr != 0) & ((arr < 2) | ((arr & (arr - 1)) != 0) | (arr > 2**_native.MAX_EXPONENT))
+    if bad.any():
+        at = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(
+            f"{int(arr[at])} at {at} is not a tile value (0, or a power of two from 2 to"
+            f" 2^{_native.MAX_EXPONENT})"
+        )
+    out = np.zeros(arr.shape, dtype=np.uint8)
+    nz = arr != 0
+    out[nz] = np.log2(arr[nz]).round().astype(np.uint8)
+    return out
+
+
 def parse_board(text: str) -> npt.NDArray[np.uint8]:
     """The exponents ``(n, n)`` of a board in the engine's notation: tile
     values, rows split by ``/`` or new lines, ``0`` or ``.`` for an empty
@@ -166,7 +185,7 @@ def as_exponents(board: Any) -> npt.NDArray[np.uint8]:
     # The largest tile an n x n game can make: 2^(n*n + 1) (17 on 4x4).
     top = min(n * n + 1, _native.MAX_EXPONENT)
     if arr.size and (arr.min() < 0 or arr.max() > top):
-        hint = ": tile values? pass their log2 (0 stays 0) or the board's text" if (
+        hint = ": tile values? pass py2048.from_tiles(board) or the board's text" if (
             arr.max() > top and _powers_of_two(arr)
         ) else ""
         raise ValueError(
