@@ -113,20 +113,20 @@ fn rng_state_round_trips_at_every_position() {
     }
 }
 
-/// Plays `game` to its end by a fixed cycle of directions (the first legal
-/// one from a rotating start), returning the boards and scores it went
-/// through.
-fn play_out<B: GameBoard>(game: &mut Game<B>) -> Vec<(String, u64)> {
+/// The first direction that moves `board`, trying them from the `k`-th of
+/// [`Direction::ALL`] on, round the cycle.
+fn first_legal<B: GameBoard>(board: &B, k: usize) -> Option<Direction> {
+    (0..4).map(|i| Direction::ALL[(k + i) % 4]).find(|&d| board.slide(d).is_some())
+}
+
+/// Plays `game` by [`first_legal`] from a rotating start, for `moves` moves
+/// or to its end; the boards and scores it went through.
+fn play<B: GameBoard>(game: &mut Game<B>, moves: usize) -> Vec<(String, u64)> {
     let mut seen = Vec::new();
-    let mut k = 0usize;
-    while !game.is_over() {
-        let dir = (0..4)
-            .map(|i| Direction::ALL[(k + i) % 4])
-            .find(|&d| game.board().slide(d).is_some())
-            .expect("a game not over has a legal direction");
+    for k in 0..moves {
+        let Some(dir) = first_legal(game.board(), k) else { break };
         game.play(dir).expect("legal");
         seen.push((game.board().to_string(), game.score()));
-        k += 1;
     }
     seen
 }
@@ -135,51 +135,23 @@ fn play_out<B: GameBoard>(game: &mut Game<B>) -> Vec<(String, u64)> {
 /// (board, score, moves and spawns), on the packed board and on a grid.
 #[test]
 fn a_restored_game_goes_on_exactly() {
+    let five = RulesBuilder { size: 5, ..Default::default() }.build().unwrap();
     for seed in 0..20u64 {
         for cut in [0usize, 1, 7, 50, 200] {
             let rules = Rules::default();
             let mut game = Game::<Board>::new(rules, seed).unwrap();
-            let mut grid = Game::<Grid>::new(
-                RulesBuilder { size: 5, ..Default::default() }.build().unwrap(),
-                seed,
-            )
-            .unwrap();
-            for k in 0..cut {
-                if let Some(d) = Direction::ALL
-                    .into_iter()
-                    .cycle()
-                    .skip(k)
-                    .take(4)
-                    .find(|&d| game.board().slide(d).is_some())
-                {
-                    game.play(d).unwrap();
-                }
-                if let Some(d) = Direction::ALL
-                    .into_iter()
-                    .cycle()
-                    .skip(k)
-                    .take(4)
-                    .find(|&d| grid.board().slide(d).is_some())
-                {
-                    grid.play(d).unwrap();
-                }
-            }
+            let mut grid = Game::<Grid>::new(five, seed).unwrap();
+            play(&mut game, cut);
+            play(&mut grid, cut);
             let mut copy = Game::restore(game.save(), rules).unwrap();
             assert_eq!(
                 (copy.score(), copy.moves(), copy.seed()),
                 (game.score(), game.moves(), game.seed())
             );
-            assert_eq!(
-                play_out(&mut copy),
-                play_out(&mut game),
-                "seed {seed}, saved after {cut} moves"
-            );
-            let mut grid_copy = Game::restore(grid.save(), *grid.rules()).unwrap();
-            assert_eq!(
-                play_out(&mut grid_copy),
-                play_out(&mut grid),
-                "5x5, seed {seed}, cut {cut}"
-            );
+            let to_end = usize::MAX;
+            assert_eq!(play(&mut copy, to_end), play(&mut game, to_end), "seed {seed}, cut {cut}");
+            let mut grid_copy = Game::restore(grid.save(), five).unwrap();
+            assert_eq!(play(&mut grid_copy, to_end), play(&mut grid, to_end), "5x5, seed {seed}");
         }
     }
 }

@@ -193,6 +193,27 @@ type VecArgs = (usize, f64, String, usize, String, f64, Option<u64>, bool);
 const SLOT_BYTES: usize = 48 + 16 + 8 * 3 + 48 + 8 * 2 + 1;
 
 impl Slot {
+    /// An environment whose episode seeds come from `seeder`, in its first
+    /// episode.
+    fn new(mut seeder: GameRng, rules: Rules) -> Slot {
+        let game = Slot::first_game(&mut seeder, rules);
+        Slot { game, seeder, pending_reset: false, steps: 0, illegal: 0 }
+    }
+
+    /// Starts the next episode, from the next seed of the stream.
+    fn new_episode(&mut self, rules: Rules) {
+        self.game = Slot::first_game(&mut self.seeder, rules);
+        self.pending_reset = false;
+        self.steps = 0;
+        self.illegal = 0;
+    }
+
+    fn first_game(seeder: &mut GameRng, rules: Rules) -> Game<Board> {
+        // The rules are 4x4 (checked in `VecCore::new`), which the packed
+        // board has.
+        Game::new(rules, seeder.next_u64()).expect("4x4 rules")
+    }
+
     /// This environment, exactly, in [`SLOT_BYTES`] bytes.
     fn save(&self, out: &mut Vec<u8>) {
         let saved = self.game.save();
@@ -234,11 +255,6 @@ impl Slot {
 }
 
 impl VecCore {
-    fn new_game(&self, seeder: &mut GameRng) -> Game<Board> {
-        // The rules are 4x4 (checked in `new`), which the packed board has.
-        Game::new(self.rules, seeder.next_u64()).expect("4x4 rules")
-    }
-
     /// Writes slot `i`'s observation, mask and infos into `out`.
     /// `legal` is the board's [`mask`], when the caller has it already.
     fn observe(
@@ -285,10 +301,7 @@ impl VecCore {
                 (0.0, false, false, true, 0);
             let mut legal_now = None;
             if slot.pending_reset {
-                slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
-                slot.pending_reset = false;
-                slot.steps = 0;
-                slot.illegal = 0;
+                slot.new_episode(rules);
             } else {
                 let ends;
                 (reward, ends) = match slot.game.play(GYM_DIRECTIONS[action as usize]) {
@@ -318,10 +331,7 @@ impl VecCore {
                         infos.ended.push(i as u64);
                         infos.last_scores.push(slot.game.score());
                     }
-                    slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
-                    slot.pending_reset = false;
-                    slot.steps = 0;
-                    slot.illegal = 0;
+                    slot.new_episode(rules);
                     legal_now = None;
                 }
             }
@@ -478,9 +488,7 @@ impl VecCore {
             slots,
         };
         for i in 0..num_envs {
-            let mut seeder = GameRng::new(i as u64);
-            let game = core.new_game(&mut seeder);
-            core.slots.push(Slot { game, seeder, pending_reset: false, steps: 0, illegal: 0 });
+            core.slots.push(Slot::new(GameRng::new(i as u64), rules));
         }
         Ok(core)
     }
@@ -566,10 +574,7 @@ impl VecCore {
             let mut sink = out.sink();
             for (i, slot) in slots.iter_mut().enumerate() {
                 if mask.as_ref().is_none_or(|m| m[i]) {
-                    slot.game = Game::new(rules, slot.seeder.next_u64()).expect("4x4 rules");
-                    slot.pending_reset = false;
-                    slot.steps = 0;
-                    slot.illegal = 0;
+                    slot.new_episode(rules);
                 }
                 VecCore::observe(encoding, i, slot, &mut sink, None);
             }

@@ -39,6 +39,7 @@ except ImportError as err:  # pragma: no cover - depends on the install
 from py2048 import _native, render
 from py2048.board import ObsMode, as_actions, whole
 from py2048.env import observation_space
+from py2048.vector import batch_core
 
 __all__ = ["SB3VecEnv2048"]
 
@@ -68,18 +69,15 @@ class SB3VecEnv2048(VecEnv):
     ) -> None:
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-        num_envs = whole(num_envs, "num_envs", minimum=1)
-        max_pow = whole(max_pow, "max_pow")
-        if max_episode_steps is not None:
-            max_episode_steps = whole(max_episode_steps, "max_episode_steps", minimum=1)
-        self._core = _native.VecCore(
-            num_envs, float(four_probability), obs_mode, max_pow,
-            illegal_action, float(illegal_penalty), max_episode_steps, True,
+        self._core = batch_core(
+            num_envs, max_pow, obs_mode, four_probability, illegal_action,
+            illegal_penalty, max_episode_steps, same_step=True,
         )
         self._render_mode = render_mode
         self._seeded = False
         self._actions: npt.NDArray[np.int64] | None = None
-        super().__init__(num_envs, observation_space(4, obs_mode, max_pow), spaces.Discrete(4))
+        space = observation_space(4, obs_mode, int(max_pow))
+        super().__init__(len(self._core), space, spaces.Discrete(4))
 
     def reset(self) -> npt.NDArray[np.uint8]:
         if any(s is not None for s in self._seeds):

@@ -18,6 +18,28 @@ from py2048.board import ObsMode, as_actions, whole
 from py2048.env import observation_space
 
 
+def batch_core(
+    num_envs: Any,
+    max_pow: Any,
+    obs_mode: str,
+    four_probability: float,
+    illegal_action: str,
+    illegal_penalty: float,
+    max_episode_steps: Any,
+    *,
+    same_step: bool,
+) -> Any:
+    """The native batch behind :class:`VectorEnv2048` (next-step autoreset)
+    and ``py2048.sb3.SB3VecEnv2048`` (same-step), its settings checked."""
+    if max_episode_steps is not None:
+        max_episode_steps = whole(max_episode_steps, "max_episode_steps", minimum=1)
+    return _native.VecCore(
+        whole(num_envs, "num_envs", minimum=1), float(four_probability), obs_mode,
+        whole(max_pow, "max_pow"), illegal_action, float(illegal_penalty),
+        max_episode_steps, same_step,
+    )
+
+
 @dataclass(frozen=True)
 class StepBuffers:
     """Arrays a batched step writes into (:meth:`VectorEnv2048.step_into`):
@@ -83,17 +105,13 @@ class VectorEnv2048(VectorEnv):
             raise ValueError(
                 f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
             )
-        num_envs = whole(num_envs, "num_envs", minimum=1)
-        max_pow = whole(max_pow, "max_pow")
-        if max_episode_steps is not None:
-            max_episode_steps = whole(max_episode_steps, "max_episode_steps", minimum=1)
-        self._core = _native.VecCore(
-            num_envs, float(four_probability), obs_mode, max_pow,
-            illegal_action, float(illegal_penalty), max_episode_steps,
+        self._core = batch_core(
+            num_envs, max_pow, obs_mode, four_probability, illegal_action,
+            illegal_penalty, max_episode_steps, same_step=False,
         )
-        self.num_envs = num_envs
+        self.num_envs = len(self._core)
         self.render_mode = render_mode
-        self.single_observation_space = observation_space(4, obs_mode, max_pow)
+        self.single_observation_space = observation_space(4, obs_mode, int(max_pow))
         self.single_action_space = spaces.Discrete(4)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
