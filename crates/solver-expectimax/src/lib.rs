@@ -28,6 +28,7 @@
 
 mod awake;
 mod config;
+pub mod endgame;
 mod eval;
 mod hash;
 mod player;
@@ -44,7 +45,7 @@ pub use config::{
 };
 pub use eval::{Evaluator, WeightedEvaluator, Weights};
 pub use player::{Choice, ExpectimaxPlayer, Player, RandomPlayer};
-pub use solver::{Decision, SearchError, SearchThreads, SharedEvaluator, Solver};
+pub use solver::{Decision, ENDGAME_MIN_HEAD, SearchError, SearchThreads, SharedEvaluator, Solver};
 pub use stats::Stats;
 pub use tournament::{
     GameRecord, MILESTONES, Percentiles, Summary, TournamentSpec, play_game, run_tournament,

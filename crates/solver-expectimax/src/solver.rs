@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use crate::awake::Pool;
 use crate::config::{Algorithm, ConfigError, Depth, SearchConfig};
+use crate::endgame::{self, Endgame, Formation};
 use crate::eval::{Evaluator, WeightedEvaluator, Weights};
 use crate::search::{Classes, Ends, LEAF_TABLE_BYTES, Shared, Task, split};
 use crate::stats::Stats;
@@ -95,6 +96,17 @@ impl<B: GameBoard> Root<B> {
     }
 }
 
+/// The smallest head (exponent of the tile in the corner) of a chain whose
+/// table the solver plays by: 16384.
+///
+/// Why: a table's goal is local (the chain's next tile, without moving the
+/// chain), and earlier in the game following it costs more than it gains.
+/// On the learned preset over 40 seeds (docs/endgame.md, "Choosing when
+/// the tables decide"), heads from 8192 up halved the games reaching
+/// 16384 (31 to 19), heads from 16384 up kept them (31) and made 32768 in
+/// 4 games where the search alone made 1.
+pub const ENDGAME_MIN_HEAD: u8 = 14;
+
 /// What the search chose, and what it did to choose it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
@@ -110,6 +122,10 @@ pub struct Decision {
     pub stats: Stats,
     /// Wall-clock time of the whole decision.
     pub elapsed: Duration,
+    /// The formation whose endgame table decided, when one did (see
+    /// [`Solver::with_endgame`]); the values are then each direction's
+    /// odds of building the chain's next tile, and `depth` is 0.
+    pub endgame: Option<Formation>,
 }
 
 impl Decision {
@@ -163,6 +179,7 @@ pub struct Solver {
     config: SearchConfig,
     pool: SearchThreads,
     engine: Engine,
+    endgame: Option<Arc<Endgame>>,
 }
 
 /// A solver's search threads, as a handle that outlives a borrow of the
@@ -409,7 +426,47 @@ impl Solver {
             (Algorithm::Learned { .. }, None) => return Err(ConfigError::NoEvaluator),
             (_, Some(_)) => return Err(ConfigError::UnusedEvaluator),
         };
-        Ok(Solver { config, pool, engine })
+        Ok(Solver { config, pool, engine, endgame: None })
+    }
+
+    /// This solver, playing the move of an endgame table wherever one
+    /// applies (see [`endgame`]): on 4x4 boards under the standard spawn
+    /// odds (a 4 one time in ten), when a chain along the snake path from a
+    /// tile of at least 16384 ([`ENDGAME_MIN_HEAD`]) has a table and some
+    /// move keeps the chain with odds above 0 of building its next tile.
+    /// Elsewhere it searches as before.
+    ///
+    /// Why the table's move rather than the search's: the table has looked
+    /// to the end of the chain's next tile, dozens of moves past any
+    /// search's horizon, and it is exact there, while the search's
+    /// evaluator only guesses (docs/endgame.md measures the difference).
+    #[must_use]
+    pub fn with_endgame(mut self, endgame: Arc<Endgame>) -> Solver {
+        self.endgame = Some(endgame);
+        self
+    }
+
+    /// The endgame tables, if any.
+    pub fn endgame(&self) -> Option<&Endgame> {
+        self.endgame.as_deref()
+    }
+
+    /// The endgame table's decision for `board`, if one applies.
+    fn endgame_decision<B: GameBoard>(&self, board: &B, rules: &Rules) -> Option<Decision> {
+        let tables = self.endgame.as_deref()?;
+        if board.size() != 4 || rules.four_probability() != endgame::FOUR_PROBABILITY {
+            return None;
+        }
+        let start = Instant::now();
+        let advice = tables.advise(Board::from_raw(board.packed()?), ENDGAME_MIN_HEAD)?;
+        (advice.odds > 0.0).then(|| Decision {
+            direction: advice.direction,
+            values: advice.values,
+            depth: 0,
+            stats: Stats::default(),
+            elapsed: start.elapsed(),
+            endgame: Some(advice.formation),
+        })
     }
 
     /// The settings.
@@ -458,6 +515,9 @@ impl Solver {
     /// # Errors
     /// [`SearchError::NoMove`] when no direction changes the board.
     pub fn decide<B: GameBoard>(&self, board: &B, rules: &Rules) -> Result<Decision, SearchError> {
+        if let Some(decision) = self.endgame_decision(board, rules) {
+            return Ok(decision);
+        }
         match &self.engine {
             Engine::Expectimax { eval, tables, cutoff } => {
                 self.decide_expectimax(board, rules, *cutoff, eval, Some(tables), false)
@@ -575,7 +635,7 @@ impl Solver {
         // Java's int arithmetic: the sums wrap.
         let totals = root.sum_per_child(results, |_, (v, _)| v, i32::wrapping_add);
         let (direction, values) = root.choose(&totals).ok_or(SearchError::NoMove)?;
-        Ok(Decision { direction, values, depth, stats, elapsed: start.elapsed() })
+        Ok(Decision { direction, values, depth, stats, elapsed: start.elapsed(), endgame: None })
     }
 
     fn decide_expectimax<B: GameBoard, E: Evaluator<B>>(
@@ -644,7 +704,7 @@ impl Solver {
         }
         let (depth, totals) = done.ok_or(SearchError::NoMove)?;
         let (direction, values) = root.choose(&totals).ok_or(SearchError::NoMove)?;
-        Ok(Decision { direction, values, depth, stats, elapsed: start.elapsed() })
+        Ok(Decision { direction, values, depth, stats, elapsed: start.elapsed(), endgame: None })
     }
 
     /// One search of the root's tasks at `depth`: each child's sum of its
