@@ -19,6 +19,10 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         .build()?;
     let config = setup::search_config(&args.settings);
     let solver = setup::solver(config, args.settings.weights.as_deref(), 4)?;
+    let solver = match setup::endgame_of(&args.settings, &rules)? {
+        Some(tables) => solver.with_endgame(tables),
+        None => solver,
+    };
     let mut out = BufWriter::new(io::stdout().lock());
     if !args.board.is_empty() {
         // The words are joined so that an unquoted board works too.
@@ -93,19 +97,29 @@ fn text_answer<B: GameBoard>(board: &B, decision: Option<&Decision>) -> String {
         let _ = writeln!(out, "{:<6}{value:>16}{best}", dir.name());
     }
     let _ = writeln!(out, "best: {}", d.direction);
-    let _ = writeln!(
-        out,
-        "search: depth {}, {} nodes, {:.3} ms",
-        d.depth,
-        d.stats.nodes,
-        d.elapsed.as_secs_f64() * 1e3
-    );
+    let _ = match d.endgame {
+        Some(formation) => writeln!(
+            out,
+            "endgame table: the {formation}; values are the odds of building its next tile \
+             ({:.3} ms)",
+            d.elapsed.as_secs_f64() * 1e3
+        ),
+        None => writeln!(
+            out,
+            "search: depth {}, {} nodes, {:.3} ms",
+            d.depth,
+            d.stats.nodes,
+            d.elapsed.as_secs_f64() * 1e3
+        ),
+    };
     out
 }
 
 /// One board's answer in JSON: the board, each direction's value (null when
 /// illegal), the best direction (null on a lost board), depth, nodes and
-/// microseconds. The field names and their order are the documented output.
+/// microseconds, and the endgame table that decided (null when the search
+/// did; its values are then odds). The field names and their order are the
+/// documented output.
 #[derive(Debug, Serialize)]
 struct JsonAnswer {
     board: String,
@@ -114,6 +128,7 @@ struct JsonAnswer {
     depth: u32,
     nodes: u64,
     micros: u128,
+    endgame: Option<String>,
 }
 
 /// Each direction's value, in `Direction::ALL`'s order.
@@ -144,6 +159,7 @@ fn json_answer<B: GameBoard>(board: &B, decision: Option<&Decision>) -> String {
         depth: decision.map_or(0, |d| d.depth),
         nodes: decision.map_or(0, |d| d.stats.nodes),
         micros: decision.map_or(0, |d| d.elapsed.as_micros()),
+        endgame: decision.and_then(|d| d.endgame).map(|f| f.to_string()),
     };
     // A struct of numbers and strings always serialises.
     let mut line = serde_json::to_string(&answer).unwrap_or_default();

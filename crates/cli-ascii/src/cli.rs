@@ -113,6 +113,10 @@ pub(crate) enum Command {
     #[command(after_help = "Example:\n  \
         cargo run --release -p cli-ascii -- export-weights train-out/checkpoint.bin my.n2048")]
     ExportWeights(ExportArgs),
+    /// The endgame tables: exact odds of building a chain's next tile,
+    /// which --endgame plays by (docs/endgame.md).
+    #[command(subcommand)]
+    Tables(TablesCommand),
 }
 
 /// Where training plays the late game again.
@@ -190,6 +194,41 @@ pub(crate) struct SearchSettings {
     /// default: the preset's, 0.01).
     #[arg(long, value_name = "W", value_parser = parse_heuristic)]
     pub(crate) heuristic: Option<f32>,
+    /// Play the endgame tables' move wherever a chain of large tiles has a
+    /// table (4x4, standard spawn odds); the search decides elsewhere. The
+    /// tables are built on first use (see `tables build`).
+    #[arg(long)]
+    pub(crate) endgame: bool,
+    /// The endgame tables' folder (default: the user's cache folder,
+    /// cli-ascii-2048/endgame in it).
+    #[arg(long, value_name = "DIR", requires = "endgame")]
+    pub(crate) tables: Option<PathBuf>,
+    /// Only the endgame tables of at most N states (default: all of them,
+    /// about 0.5 GB).
+    #[arg(long, value_name = "N", requires = "endgame")]
+    pub(crate) tables_max_states: Option<u64>,
+}
+
+/// What to do with the endgame tables.
+#[derive(Debug, Clone, Subcommand)]
+pub(crate) enum TablesCommand {
+    /// Build (or check) every table now, and say where they are and their
+    /// size. Tables already there are read and checked, damaged ones built
+    /// again.
+    #[command(after_help = "Example:\n  cargo run --release -p cli-ascii -- tables build")]
+    Build(TablesBuildArgs),
+}
+
+/// Where the tables go.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct TablesBuildArgs {
+    /// The tables' folder (default: the user's cache folder,
+    /// cli-ascii-2048/endgame in it).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) tables: Option<PathBuf>,
+    /// Only the tables of at most N states (default: all of them).
+    #[arg(long, value_name = "N")]
+    pub(crate) tables_max_states: Option<u64>,
 }
 
 /// The rules of the game.
@@ -568,7 +607,7 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
             }
             (None, &a.settings)
         }
-        Some(Command::Train(_) | Command::ExportWeights(_)) => return None,
+        Some(Command::Train(_) | Command::ExportWeights(_) | Command::Tables(_)) => return None,
     };
     if player == Some(PlayerKind::Random) {
         let search_options = [
@@ -577,6 +616,7 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
             ("--time-ms", settings.time_ms.is_some()),
             ("--threads", settings.threads.is_some()),
             ("--weights", settings.weights.is_some()),
+            ("--endgame", settings.endgame),
         ];
         if let Some((name, _)) = search_options.iter().find(|(_, given)| *given) {
             return Some(format!(

@@ -43,6 +43,10 @@ fn main() -> ExitCode {
         Some(Command::Agreement(args)) => agreement::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::ExportWeights(args)) => train::export(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Tables(cli::TablesCommand::Build(args))) => {
+            setup::build_tables(args.tables.as_deref(), args.tables_max_states)
+                .map(|()| ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,

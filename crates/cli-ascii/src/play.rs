@@ -323,7 +323,7 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("play needs a terminal (try `watch --transcript` for text output)");
     }
     let rules = setup::rules(&args.game.rules)?;
-    let player = PlayerSpec::of(&args.game.search, rules.size());
+    let player = PlayerSpec::of(&args.game.search, &rules)?;
     let (seed, _) = setup::seed_or_clock(args.game.seed);
     let color = setup::use_color(args.game.no_color);
     // Full screen (raw mode: no echo) before the solver is built, since
@@ -481,7 +481,8 @@ mod tests {
         let mut config = Preset::Fast.config();
         config.depth = Depth::Fixed(1);
         let rules = Rules::default();
-        let player = PlayerSpec { kind: PlayerKind::Expectimax, config, weights: None };
+        let player =
+            PlayerSpec { kind: PlayerKind::Expectimax, config, weights: None, endgame: None };
         let mut s = Session::new(rules, 1, player).unwrap();
         s.game = Game::from_board(board.parse().unwrap(), rules, 1).unwrap();
         s
@@ -575,7 +576,7 @@ mod tests {
     fn new_game_takes_the_next_seed_and_quit_quits() {
         let rules = RulesBuilder { size: 3, ..RulesBuilder::default() }.build().unwrap();
         let config = Preset::Fast.config();
-        let player = PlayerSpec { kind: PlayerKind::Random, config, weights: None };
+        let player = PlayerSpec { kind: PlayerKind::Random, config, weights: None, endgame: None };
         let mut s = Session::<Grid>::new(rules, 41, player).unwrap();
         s.handle_key(&key(KeyCode::Char('n')));
         assert_eq!(s.game().seed(), 42);

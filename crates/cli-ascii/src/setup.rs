@@ -1,11 +1,13 @@
 //! From options to library values: rules, search settings, players, seeds.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use game_core::{Game, GameBoard, Rules, RulesBuilder, TurnRule};
+use solver_expectimax::endgame::{self, Endgame, OpenEvent};
 use solver_expectimax::{
     Algorithm, Choice, Depth, ExpectimaxPlayer, Player, RandomPlayer, SearchConfig, SearchThreads,
     SharedEvaluator, Solver,
@@ -142,23 +144,137 @@ pub(crate) fn solver(
     Solver::new(config).context("invalid search settings")
 }
 
-/// Who plays: the kind of player, the search settings and the network of
-/// a learned search.
+/// The endgame tables' folder: `given`, or cli-ascii-2048/endgame in the
+/// user's cache folder.
+pub(crate) fn tables_dir(given: Option<&Path>) -> anyhow::Result<PathBuf> {
+    match given {
+        Some(dir) => Ok(dir.to_path_buf()),
+        None => dirs::cache_dir()
+            .map(|dir| dir.join("cli-ascii-2048").join("endgame"))
+            .context("this system has no cache folder: choose one with --tables DIR"),
+    }
+}
+
+/// The default endgame tables (those of at most `max_states` states) from
+/// `dir`, read or built there, with a progress line on stderr while a table
+/// is built.
+pub(crate) fn open_tables(dir: &Path, max_states: Option<u64>) -> anyhow::Result<Arc<Endgame>> {
+    // On a terminal a progress line is rewritten in place (at most every
+    // 200 ms); in a log, one line per table built.
+    let live = std::io::stderr().is_terminal();
+    let last = Mutex::new((None, Instant::now()));
+    let report = |event: OpenEvent<'_>| {
+        let mut err = std::io::stderr().lock();
+        let _ = match event {
+            OpenEvent::Loaded(_) => Ok(()),
+            OpenEvent::Refused(f, why) => {
+                writeln!(err, "the table of the {f} was refused ({why}): building it again")
+            }
+            OpenEvent::Building { formation, done, total } if live => {
+                let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+                let fresh = last.0 != Some(formation);
+                if fresh || last.1.elapsed() >= Duration::from_millis(200) || done == total {
+                    *last = (Some(formation), Instant::now());
+                    write!(
+                        err,
+                        "\rbuilding the table of the {formation}: {:5.1}% of {total} states",
+                        100.0 * done as f64 / total.max(1) as f64,
+                    )
+                } else {
+                    Ok(())
+                }
+            }
+            OpenEvent::Building { .. } => Ok(()),
+            OpenEvent::Written(_, path) if live => {
+                writeln!(err, " (written to {})", path.display())
+            }
+            OpenEvent::Written(f, path) => {
+                writeln!(
+                    err,
+                    "built the table of the {f} ({} states) into {}",
+                    f.states(),
+                    path.display()
+                )
+            }
+        };
+    };
+    let mut formations = endgame::default_formations();
+    formations.retain(|f| max_states.is_none_or(|n| f.states() <= n));
+    let tables = Endgame::open(dir, &formations, &report)?;
+    Ok(Arc::new(tables))
+}
+
+/// `tables build`: every default table read and checked, or built; then
+/// where they are and their size.
+pub(crate) fn build_tables(dir: Option<&Path>, max_states: Option<u64>) -> anyhow::Result<()> {
+    let dir = tables_dir(dir)?;
+    let start = Instant::now();
+    let tables = open_tables(&dir, max_states)?;
+    // A closed stdout (`| head`) is an error the caller treats as success.
+    writeln!(
+        std::io::stdout().lock(),
+        "{} endgame tables, {:.2} GB, in {} ({:.1} s)",
+        tables.formations().count(),
+        tables.bytes() as f64 / 1e9,
+        dir.display(),
+        start.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+/// The endgame tables the options ask for (`--endgame`), if any.
+pub(crate) fn endgame_of(
+    settings: &SearchSettings,
+    rules: &Rules,
+) -> anyhow::Result<Option<Arc<Endgame>>> {
+    if !settings.endgame {
+        return Ok(None);
+    }
+    if rules.size() != 4 {
+        anyhow::bail!("the endgame tables play 4x4 boards only, not {0}x{0}", rules.size());
+    }
+    if rules.four_probability() != endgame::FOUR_PROBABILITY {
+        anyhow::bail!(
+            "the endgame tables assume a 4 one spawn in ten, not --four-probability {}",
+            rules.four_probability()
+        );
+    }
+    open_tables(&tables_dir(settings.tables.as_deref())?, settings.tables_max_states).map(Some)
+}
+
+/// Who plays: the kind of player, the search settings, the network of a
+/// learned search and the endgame tables.
 #[derive(Debug, Clone)]
 pub(crate) struct PlayerSpec {
     pub(crate) kind: PlayerKind,
     pub(crate) config: SearchConfig,
     pub(crate) weights: Option<PathBuf>,
+    pub(crate) endgame: Option<Arc<Endgame>>,
 }
 
 impl PlayerSpec {
-    /// The player the options ask for on `size` x `size` boards.
-    pub(crate) fn of(args: &SearchArgs, size: usize) -> PlayerSpec {
-        PlayerSpec {
+    /// The player the options ask for under `rules`, with its endgame
+    /// tables read (or built) now.
+    pub(crate) fn of(args: &SearchArgs, rules: &Rules) -> anyhow::Result<PlayerSpec> {
+        let endgame = match args.player {
+            PlayerKind::Expectimax => endgame_of(&args.settings, rules)?,
+            PlayerKind::Random => None,
+        };
+        Ok(PlayerSpec {
             kind: args.player,
-            config: config_of(args, size),
+            config: config_of(args, rules.size()),
             weights: args.settings.weights.clone(),
-        }
+            endgame,
+        })
+    }
+
+    /// The solver of an expectimax player.
+    pub(crate) fn solver(&self, size: usize) -> anyhow::Result<Solver> {
+        let solver = solver(self.config, self.weights.as_deref(), size)?;
+        Ok(match &self.endgame {
+            Some(tables) => solver.with_endgame(Arc::clone(tables)),
+            None => solver,
+        })
     }
 }
 
@@ -181,11 +297,9 @@ impl AnyPlayer {
     /// The player the options ask for, for the game played from `seed`.
     pub(crate) fn new(spec: &PlayerSpec, size: usize, seed: u64) -> anyhow::Result<Self> {
         Ok(match spec.kind {
-            PlayerKind::Expectimax => AnyPlayer::Expectimax(ExpectimaxPlayer::with_solver(solver(
-                spec.config,
-                spec.weights.as_deref(),
-                size,
-            )?)),
+            PlayerKind::Expectimax => {
+                AnyPlayer::Expectimax(ExpectimaxPlayer::with_solver(spec.solver(size)?))
+            }
             PlayerKind::Random => AnyPlayer::Random(RandomPlayer::new(random_player_seed(seed))),
         })
     }
@@ -235,6 +349,9 @@ mod tests {
                 depth_bonus: None,
                 weights: None,
                 heuristic: None,
+                endgame: false,
+                tables: None,
+                tables_max_states: None,
             },
         }
     }

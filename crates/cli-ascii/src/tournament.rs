@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use game_core::{Game, GameBoard};
 use records::Record;
+use solver_expectimax::endgame;
 use solver_expectimax::{
     Choice, GameRecord, MILESTONES, Player, SearchThreads, Summary, TournamentSpec,
     run_tournament_except,
@@ -20,7 +21,7 @@ use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
 
 pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let rules = setup::rules(&args.rules)?;
-    let player = PlayerSpec::of(&args.search, rules.size());
+    let player = PlayerSpec::of(&args.search, &rules)?;
     let config = player.config;
     let search_threads = match player.kind {
         PlayerKind::Expectimax => {
@@ -212,6 +213,15 @@ fn settings_line(args: &TournamentArgs) -> String {
                 let path = std::fs::canonicalize(&path).unwrap_or(path);
                 let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
                 line.push_str(&format!(" --weights {} ({bytes} bytes)", path.display()));
+            }
+            if search.endgame {
+                // The tables are a pure function of their formations, so
+                // their count names them.
+                let n = endgame::default_formations()
+                    .into_iter()
+                    .filter(|f| search.tables_max_states.is_none_or(|m| f.states() <= m))
+                    .count();
+                line.push_str(&format!(" --endgame ({n} tables)"));
             }
             line
         }

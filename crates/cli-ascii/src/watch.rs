@@ -37,7 +37,7 @@ struct Watch {
 /// Watches one game; exit code 130 after Ctrl-C.
 pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
     let rules = setup::rules(&args.game.rules)?;
-    let spec = PlayerSpec::of(&args.game.search, rules.size());
+    let spec = PlayerSpec::of(&args.game.search, &rules)?;
     let (seed, seed_from_clock) = setup::seed_or_clock(args.game.seed);
     let live = !args.transcript && setup::stdout_is_terminal();
     // Full screen (raw mode: no echo) before the player is built, as in
