@@ -137,7 +137,11 @@ function renderHint(hint) {
   const box = $("hint");
   box.replaceChildren();
   const head = document.createElement("div");
-  head.innerHTML = `Hint (${hint.preset}, depth ${hint.depth}, ${hint.elapsed_ms} ms): `;
+  // A table's values are odds of building the chain's next tile.
+  const odds = hint.endgame !== null;
+  head.textContent = odds
+    ? `Hint (${hint.preset}, endgame table: ${hint.endgame}, ${hint.elapsed_ms} ms): `
+    : `Hint (${hint.preset}, depth ${hint.depth}, ${hint.elapsed_ms} ms): `;
   const best = document.createElement("span");
   best.className = "best";
   best.id = "hint-direction";
@@ -150,7 +154,8 @@ function renderHint(hint) {
     const span = document.createElement("span");
     span.dataset.direction = dir;
     // `|| 0` turns -0 (a learned search's losing move, a hair below 0) into 0.
-    span.textContent = `${ARROWS[dir]} ${v === null ? "\u2013" : (Math.round(v) || 0).toLocaleString("en")}`;
+    const shown = odds ? `${(100 * v).toFixed(1)}%` : (Math.round(v) || 0).toLocaleString("en");
+    span.textContent = `${ARROWS[dir]} ${v === null ? "\u2013" : shown}`;
     if (dir === hint.direction) span.className = "best";
     values.appendChild(span);
   }

@@ -17,7 +17,7 @@
 //! # async fn serve() -> std::io::Result<()> {
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8048").await?;
 //! let hosts = web::Hosts::listening_on(listener.local_addr()?, &[]);
-//! let app = web::router(web::AppState::new(web::Limits::default(), None, hosts));
+//! let app = web::router(web::AppState::new(web::Limits::default(), None, None, hosts));
 //! axum::serve(listener, app).await
 //! # }
 //! ```
@@ -39,6 +39,8 @@ use std::time::Duration;
 pub use api::router;
 pub use guard::Hosts;
 pub use server::serve;
+
+use solver_expectimax::endgame::Endgame;
 
 use crate::search::Searcher;
 use crate::sessions::Sessions;
@@ -111,13 +113,20 @@ pub struct AppState {
 impl AppState {
     /// A server's state. `weights` is the learned presets' weights file
     /// (`None`: the shipped one, `ntuple::SHIPPED_WEIGHTS`); it is loaded the
-    /// first time a learned preset is asked for. `hosts` are the `Host`
-    /// values it answers to (see [`Hosts`]).
-    pub fn new(limits: Limits, weights: Option<PathBuf>, hosts: Hosts) -> Arc<AppState> {
+    /// first time a learned preset is asked for. `endgame`: tables every
+    /// preset plays by where one applies (see
+    /// [`Solver::with_endgame`](solver_expectimax::Solver::with_endgame)).
+    /// `hosts` are the `Host` values it answers to (see [`Hosts`]).
+    pub fn new(
+        limits: Limits,
+        weights: Option<PathBuf>,
+        endgame: Option<Arc<Endgame>>,
+        hosts: Hosts,
+    ) -> Arc<AppState> {
         Arc::new(AppState {
             hosts,
             sessions: Sessions::new(&limits),
-            searcher: Searcher::new(&limits, weights),
+            searcher: Searcher::new(&limits, weights, endgame),
             limits,
         })
     }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Parser;
+use solver_expectimax::endgame::Endgame;
 
 /// Play 2048 in the browser, with the solver's hints and autoplay.
 #[derive(Debug, Parser)]
@@ -35,6 +36,41 @@ struct Args {
     /// Keep no games between runs
     #[arg(long, conflicts_with = "games")]
     no_games_file: bool,
+    /// Every preset plays the endgame tables' move on late-game chains
+    /// (docs/endgame.md); the tables are read, or built (about two minutes
+    /// on two cores, 0.8 GB), before the server starts
+    #[arg(long)]
+    endgame: bool,
+    /// The endgame tables' folder (default: cli-ascii-2048/endgame in the
+    /// user's cache folder, which `cli-ascii tables build` fills)
+    #[arg(long, value_name = "DIR", requires = "endgame")]
+    tables: Option<PathBuf>,
+}
+
+/// The endgame tables' folder: the one cli-ascii uses by default, so that
+/// one build serves both.
+fn default_tables_dir() -> Option<PathBuf> {
+    dirs::cache_dir().map(|dir| dir.join("cli-ascii-2048").join("endgame"))
+}
+
+/// The tables, read or built into `dir`, with a line per table built.
+fn open_tables(dir: &std::path::Path) -> anyhow::Result<std::sync::Arc<Endgame>> {
+    use solver_expectimax::endgame::{self, OpenEvent};
+    use std::io::Write;
+    let report = |event: OpenEvent<'_>| {
+        let mut err = std::io::stderr().lock();
+        let _ = match event {
+            OpenEvent::Refused(f, why) => {
+                writeln!(err, "the table of the {f} was refused ({why}): building it again")
+            }
+            OpenEvent::Written(f, path) => {
+                writeln!(err, "built the table of the {f} into {}", path.display())
+            }
+            OpenEvent::Loaded(_) | OpenEvent::Building { .. } => Ok(()),
+        };
+    };
+    let tables = Endgame::open(dir, &endgame::default_formations(), &report)?;
+    Ok(std::sync::Arc::new(tables))
 }
 
 /// The default games file, where the platform has a state folder.
@@ -68,6 +104,14 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         search_budget: std::time::Duration::from_millis(args.search_ms),
         ..web::Limits::default()
     };
+    // The tables are ready before the server listens.
+    let endgame = match (args.endgame, args.tables.or_else(default_tables_dir)) {
+        (false, _) => None,
+        (true, Some(dir)) => Some(open_tables(&dir)?),
+        (true, None) => {
+            anyhow::bail!("this system has no cache folder: choose one with --tables DIR")
+        }
+    };
     let addr = resolve(&args.host, args.port).await?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -77,7 +121,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     let names: Vec<String> =
         if args.host.parse::<std::net::IpAddr>().is_ok() { Vec::new() } else { vec![args.host] };
     let hosts = web::Hosts::listening_on(local, &names);
-    let state = web::AppState::new(limits.clone(), args.weights, hosts);
+    let state = web::AppState::new(limits.clone(), args.weights, endgame, hosts);
     let games = if args.no_games_file { None } else { args.games.or_else(default_games_file) };
     if let Some(path) = &games {
         restore(&state, path);

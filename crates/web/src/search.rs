@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use game_core::{Board, Rules};
+use solver_expectimax::endgame::Endgame;
 use solver_expectimax::{Decision, Preset, SearchError, Solver};
 use tokio::sync::{OnceCell, Semaphore};
 
@@ -32,10 +33,17 @@ pub(crate) struct Searcher {
     budget: Duration,
     table_bytes: usize,
     weights: Option<PathBuf>,
+    /// The endgame tables every preset's solver plays by, if the server
+    /// was started with them.
+    endgame: Option<Arc<Endgame>>,
 }
 
 impl Searcher {
-    pub(crate) fn new(limits: &Limits, weights: Option<PathBuf>) -> Searcher {
+    pub(crate) fn new(
+        limits: &Limits,
+        weights: Option<PathBuf>,
+        endgame: Option<Arc<Endgame>>,
+    ) -> Searcher {
         Searcher {
             solvers: Mutex::new(HashMap::new()),
             built: AtomicUsize::new(0),
@@ -44,6 +52,7 @@ impl Searcher {
             budget: limits.search_budget,
             table_bytes: limits.table_bytes,
             weights,
+            endgame,
         }
     }
 
@@ -124,16 +133,17 @@ impl Searcher {
                 config.time_budget = Some(self.budget);
                 config.table_bytes = config.table_bytes.min(self.table_bytes);
                 let weights = self.weights.clone();
-                let built =
-                    tokio::task::spawn_blocking(move || build(preset, config, weights.as_deref()))
-                        .await
-                        .map_err(|err| {
-                            ApiError::new(
-                                StatusCode::INTERNAL_SERVER_ERROR,
-                                "internal",
-                                err.to_string(),
-                            )
-                        })??;
+                let endgame = self.endgame.clone();
+                let built = tokio::task::spawn_blocking(move || {
+                    build(preset, config, weights.as_deref()).map(|s| match endgame {
+                        Some(tables) => s.with_endgame(tables),
+                        None => s,
+                    })
+                })
+                .await
+                .map_err(|err| {
+                    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", err.to_string())
+                })??;
                 self.built.fetch_add(1, Ordering::Relaxed);
                 Ok::<_, ApiError>(Arc::new(built))
             })

@@ -178,6 +178,9 @@ pub(crate) struct Hint {
     pub(crate) values: Values,
     pub(crate) depth: u32,
     pub(crate) elapsed_ms: u64,
+    /// The endgame table that decided (its values are then odds, 0 to 1),
+    /// or null when the search did.
+    pub(crate) endgame: Option<String>,
 }
 
 impl Hint {
@@ -195,6 +198,7 @@ impl Hint {
             },
             depth: decision.depth,
             elapsed_ms: u64::try_from(decision.elapsed.as_millis()).unwrap_or(u64::MAX),
+            endgame: decision.endgame.map(|f| f.to_string()),
         }
     }
 }
@@ -268,5 +272,30 @@ mod tests {
         assert_eq!(state.max_tile, 131072);
         let json = serde_json::to_string(&state).unwrap();
         assert!(json.contains("[65536,") && json.contains("[131072,"), "{json}");
+    }
+
+    /// A hint decided by an endgame table names it, and its values are
+    /// odds; a searched one says null.
+    #[test]
+    fn a_hint_says_when_an_endgame_table_decided() {
+        use solver_expectimax::endgame::{Endgame, Formation, Table};
+        let formation = Formation::new(10, 5).unwrap();
+        let tables =
+            std::sync::Arc::new(Endgame::from_tables(vec![Table::build(formation, &|_| {})]));
+        let mut config = Preset::Fast.config();
+        config.table_bytes = 1 << 20;
+        let solver = solver_expectimax::Solver::new(config).unwrap().with_endgame(tables);
+        let board: Board =
+            "16384 8192 4096 2048/128 256 512 1024/64 32 0 0/0 2 0 0".parse().unwrap();
+        let hint = Hint::of(Preset::Fast, &solver.decide(&board, &Rules::default()).unwrap());
+        let json = serde_json::to_value(&hint).unwrap();
+        assert_eq!(json["endgame"], "chain of 10 ending in 32", "{json}");
+        assert_eq!(json["depth"], 0);
+        let odds: Vec<f64> =
+            json["values"].as_object().unwrap().values().filter_map(|v| v.as_f64()).collect();
+        assert!(!odds.is_empty() && odds.iter().all(|p| (0.0..=1.0).contains(p)), "{json}");
+        let early: Board = "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
+        let hint = Hint::of(Preset::Fast, &solver.decide(&early, &Rules::default()).unwrap());
+        assert_eq!(serde_json::to_value(&hint).unwrap()["endgame"], serde_json::Value::Null);
     }
 }

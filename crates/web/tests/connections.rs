@@ -15,7 +15,8 @@ use crate::util::{limits, missing_weights};
 async fn start(limits: Limits) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = web::router(AppState::new(limits.clone(), Some(missing_weights()), Hosts::any()));
+    let app =
+        web::router(AppState::new(limits.clone(), Some(missing_weights()), None, Hosts::any()));
     tokio::spawn(async move { web::serve(listener, app, &limits, std::future::pending()).await });
     addr
 }

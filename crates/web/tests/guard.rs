@@ -13,7 +13,7 @@ use crate::util::{limits, missing_weights};
 /// A router that answers to a loopback server's names at port 8048.
 fn app() -> Router {
     let hosts = Hosts::listening_on("127.0.0.1:8048".parse().unwrap(), &[]);
-    web::router(AppState::new(limits(), Some(missing_weights()), hosts))
+    web::router(AppState::new(limits(), Some(missing_weights()), None, hosts))
 }
 
 /// Sends a request with these headers; the status and the response headers.

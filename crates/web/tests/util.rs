@@ -29,7 +29,7 @@ pub(crate) fn missing_weights() -> PathBuf {
 }
 
 pub(crate) fn app_with(limits: Limits) -> (Router, Arc<AppState>) {
-    let state = AppState::new(limits, Some(missing_weights()), web::Hosts::any());
+    let state = AppState::new(limits, Some(missing_weights()), None, web::Hosts::any());
     (web::router(Arc::clone(&state)), state)
 }
 
