@@ -62,6 +62,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::VecCore>()?;
     m.add_class::<search::Solver>()?;
     m.add_class::<search::Network>()?;
+    m.add_class::<search::EndgameTables>()?;
     m.add_function(wrap_pyfunction!(search::is_learned, m)?)?;
     batch::register(m)?;
     Ok(())

@@ -10,6 +10,7 @@ use game_core::{Board, GameBoard, Grid, RulesBuilder};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
+use solver_expectimax::endgame::{self, Endgame, OpenEvent};
 use solver_expectimax::{Depth, Preset, SearchConfig, SharedEvaluator};
 
 use crate::batch::grid_of;
@@ -48,13 +49,71 @@ pub(crate) struct Solver {
 }
 
 /// A decision: the action (gymnasium order), each action's value (`None`
-/// when it changes nothing), the depth searched and the seconds taken.
-type DecisionTuple = (usize, [Option<f64>; 4], u32, f64);
+/// when it changes nothing), the depth searched, the seconds taken and the
+/// endgame table that decided (`None` when the search did).
+type DecisionTuple = (usize, [Option<f64>; 4], u32, f64, Option<String>);
+
+/// The endgame tables of one folder, read (or built) once.
+#[pyclass(module = "py2048._native", frozen)]
+#[derive(Debug)]
+pub(crate) struct EndgameTables {
+    tables: Arc<Endgame>,
+    #[pyo3(get)]
+    path: String,
+    #[pyo3(get)]
+    count: usize,
+    #[pyo3(get)]
+    nbytes: usize,
+}
+
+#[pymethods]
+impl EndgameTables {
+    /// The default tables (those of at most `max_states` states) in `path`
+    /// (default: cli-ascii-2048/endgame in the user's cache folder), each
+    /// read and checked, or built there (without the GIL; a line on stderr
+    /// per table built).
+    #[new]
+    #[pyo3(signature = (path=None, max_states=None))]
+    fn new(py: Python<'_>, path: Option<PathBuf>, max_states: Option<u64>) -> PyResult<Self> {
+        let path = match path {
+            Some(p) => p,
+            None => {
+                dirs::cache_dir().map(|d| d.join("cli-ascii-2048").join("endgame")).ok_or_else(
+                    || PyValueError::new_err("this system has no cache folder: pass path="),
+                )?
+            }
+        };
+        let mut formations = endgame::default_formations();
+        formations.retain(|f| max_states.is_none_or(|n| f.states() <= n));
+        let report = |event: OpenEvent<'_>| {
+            use std::io::Write;
+            let mut err = std::io::stderr().lock();
+            let _ = match event {
+                OpenEvent::Refused(f, why) => {
+                    writeln!(err, "the table of the {f} was refused ({why}): building it again")
+                }
+                OpenEvent::Written(f, p) => {
+                    writeln!(err, "built the table of the {f} into {}", p.display())
+                }
+                OpenEvent::Loaded(_) | OpenEvent::Building { .. } => Ok(()),
+            };
+        };
+        let tables = py
+            .detach(|| Endgame::open(&path, &formations, &report))
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+        Ok(EndgameTables {
+            count: tables.formations().count(),
+            nbytes: tables.bytes(),
+            tables: Arc::new(tables),
+            path: path.display().to_string(),
+        })
+    }
+}
 
 #[pymethods]
 impl Solver {
     #[new]
-    #[pyo3(signature = (preset, time_ms=None, depth=None, threads=None, weights=None))]
+    #[pyo3(signature = (preset, time_ms=None, depth=None, threads=None, weights=None, endgame=None))]
     fn new(
         py: Python<'_>,
         preset: &str,
@@ -62,6 +121,7 @@ impl Solver {
         depth: Option<u32>,
         threads: Option<usize>,
         weights: Option<PathBuf>,
+        endgame: Option<PyRef<'_, EndgameTables>>,
     ) -> PyResult<Solver> {
         let preset: Preset = preset.parse().map_err(value_error)?;
         let mut config: SearchConfig = preset.config();
@@ -94,6 +154,10 @@ impl Solver {
             py.detach(|| solver_expectimax::Solver::new(config))
         }
         .map_err(value_error)?;
+        let solver = match endgame {
+            Some(tables) => solver.with_endgame(Arc::clone(&tables.tables)),
+            None => solver,
+        };
         Ok(Solver { solver, learned })
     }
 
@@ -125,7 +189,13 @@ impl Solver {
         for (dir, value) in game_core::Direction::ALL.into_iter().zip(decision.values) {
             values[gym_action(dir)] = value;
         }
-        Ok((gym_action(decision.direction), values, decision.depth, decision.elapsed.as_secs_f64()))
+        Ok((
+            gym_action(decision.direction),
+            values,
+            decision.depth,
+            decision.elapsed.as_secs_f64(),
+            decision.endgame.map(|f| f.to_string()),
+        ))
     }
 }
 

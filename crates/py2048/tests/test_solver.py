@@ -137,3 +137,28 @@ def test_the_package_carries_the_shipped_weights():
     assert py2048.Network().path == py2048.SHIPPED_WEIGHTS
     with pytest.raises(FileNotFoundError, match="pass weights=PATH"):
         py2048.Network("/nonexistent/net.n2048")
+
+
+def test_endgame_tables_decide_late_chains_and_say_so(tmp_path, capfd):
+    # Small tables only (the whole set takes minutes to build).
+    tables = py2048.EndgameTables(tmp_path / "tables", max_states=100_000)
+    assert tables.count > 10 and tables.path == str(tmp_path / "tables")
+    assert "built the table of the chain of 10 ending in 32" in capfd.readouterr().err
+    # A chain of 10 from 16384 down to 32.
+    board = "16384 8192 4096 2048/128 256 512 1024/64 32 0 0/0 2 0 0"
+    d = py2048.decide(board, "fast", depth=1, endgame=tables)
+    assert d.endgame == "chain of 10 ending in 32" and d.depth == 0
+    odds = [v for v in d.values if v is not None]
+    assert odds and all(0.0 <= p <= 1.0 for p in odds)
+    assert d.values[d.action] == max(odds)
+    # Early boards are searched; without tables nothing changes.
+    early = py2048.decide("2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2", "fast", depth=1, endgame=tables)
+    assert early.endgame is None and early.depth == 1
+    assert py2048.decide(board, "fast", depth=1).endgame is None
+    # A second open reads the files, building nothing.
+    again = py2048.EndgameTables(tmp_path / "tables", max_states=100_000)
+    assert again.count == tables.count and capfd.readouterr().err == ""
+    with pytest.raises(TypeError, match="EndgameTables"):
+        py2048.Solver("fast", endgame=str(tmp_path))
+    with pytest.raises(OSError):
+        py2048.EndgameTables("/proc/no-such-folder/tables", max_states=100)

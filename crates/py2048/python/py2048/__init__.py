@@ -5,7 +5,8 @@
   reward = merged tile sum), with action masks and illegal-action modes.
 - :class:`VectorEnv2048`: N games stepped in one Rust call.
 - :func:`apply_action`: batched afterstates for n-tuple learners.
-- :func:`decide` / :class:`Solver`: the expectimax solver as an expert;
+- :func:`decide` / :class:`Solver`: the expectimax solver as an expert
+  (with :class:`EndgameTables`, the endgame tables' move on late chains);
   :func:`value` / :class:`Network`: the learned evaluator.
 
 Importing the package registers ``py2048/Env2048-v0`` with gymnasium
@@ -27,7 +28,16 @@ from py2048.board import (
     unpack,
 )
 from py2048.env import MAX_EXPONENT, Env2048, TwentyFortyEightEnv
-from py2048.solver import PRESETS, SHIPPED_WEIGHTS, Decision, Network, Solver, decide, value
+from py2048.solver import (
+    PRESETS,
+    SHIPPED_WEIGHTS,
+    Decision,
+    EndgameTables,
+    Network,
+    Solver,
+    decide,
+    value,
+)
 from py2048.vector import StepBuffers, VectorEnv2048
 
 __all__ = [
@@ -40,6 +50,7 @@ __all__ = [
     "SHIPPED_WEIGHTS",
     "Decision",
     "Env2048",
+    "EndgameTables",
     "Network",
     "Solver",
     "StepBuffers",

@@ -116,10 +116,19 @@ class Solver:
         depth: int | None = None,
         threads: int | None = None,
         weights: str | os.PathLike[str] | None = None,
+        endgame: EndgameTables | None = None,
     ) -> None: ...
     def decide(
         self, exponents: npt.NDArray[np.uint8], four_probability: float = 0.1
-    ) -> tuple[int, list[float | None], int, float]: ...
+    ) -> tuple[int, list[float | None], int, float, str | None]: ...
+
+class EndgameTables:
+    path: str
+    count: int
+    nbytes: int
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, max_states: int | None = None
+    ) -> None: ...
 
 class Network:
     path: str

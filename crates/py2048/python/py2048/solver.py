@@ -55,11 +55,48 @@ class Decision:
     depth: int
     #: Seconds the search took.
     seconds: float
+    #: The endgame table that decided (``"chain of 10 ending in 32"``), or
+    #: ``None`` when the search did. A table's ``values`` are each action's
+    #: odds of building the chain's next tile (0 to 1), and ``depth`` is 0.
+    endgame: str | None = None
 
     @property
     def direction(self) -> str:
         """The best action's name: ``"up"``, ``"right"``, ``"down"`` or ``"left"``."""
         return ACTION_NAMES[self.action]
+
+
+class EndgameTables:
+    """The endgame tables (docs/endgame.md): the exact odds of building a
+    late-game chain's next tile, which a solver made with ``endgame=`` plays
+    by where one applies.
+
+    Args:
+        path: their folder (default: ``cli-ascii-2048/endgame`` in the
+            user's cache folder, which ``cli-ascii tables build`` fills).
+        max_states: only the tables of at most this many states (default:
+            all, 0.8 GB, built in about two minutes on two cores).
+
+    Tables missing from the folder, or damaged, are built there first (a
+    line on stderr for each); ``OSError`` if the folder cannot be written.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, *, max_states: int | None = None
+    ) -> None:
+        if max_states is not None:
+            max_states = whole(max_states, "max_states", minimum=1, maximum=2**64 - 1)
+        folder = None if path is None else os.fspath(path)
+        self._tables = _native.EndgameTables(folder, max_states)
+        #: The folder.
+        self.path: str = self._tables.path
+        #: How many tables.
+        self.count: int = self._tables.count
+        #: Their bytes in memory.
+        self.nbytes: int = self._tables.nbytes
+
+    def __repr__(self) -> str:
+        return f"EndgameTables({self.path!r}: {self.count} tables, {self.nbytes} bytes)"
 
 
 class Solver:
@@ -76,6 +113,8 @@ class Solver:
             ``RuntimeWarning``.
         weights: the learned presets' weights file (default:
             :data:`SHIPPED_WEIGHTS`; ``FileNotFoundError`` if absent).
+        endgame: :class:`EndgameTables` to play by on late-game chains (4x4
+            boards, a 4 one spawn in ten); the search decides elsewhere.
 
     Note that ``default`` allocates a 256 MB table and ``max`` 1 GB.
     """
@@ -88,7 +127,10 @@ class Solver:
         depth: int | None = None,
         threads: int | None = None,
         weights: str | os.PathLike[str] | None = None,
+        endgame: EndgameTables | None = None,
     ) -> None:
+        if endgame is not None and not isinstance(endgame, EndgameTables):
+            raise TypeError(f"endgame= takes py2048.EndgameTables, not {type(endgame).__name__}")
         if time_ms is not None:
             time_ms = whole(time_ms, "time_ms", minimum=1)
         if depth is not None:
@@ -106,7 +148,8 @@ class Solver:
         self.preset = preset
         if weights is None and _native.is_learned(preset):
             weights = SHIPPED_WEIGHTS
-        self._solver = _native.Solver(preset, time_ms, depth, threads, weights)
+        tables = None if endgame is None else endgame._tables
+        self._solver = _native.Solver(preset, time_ms, depth, threads, weights, tables)
 
     def decide(self, board: Any, four_probability: float = 0.1) -> Decision:
         """The best action for ``board``: its text (``"2 0 0 2/..."``), a
@@ -114,17 +157,22 @@ class Solver:
 
         Raises ``ValueError`` when no action changes the board.
         """
-        action, values, depth, seconds = self._solver.decide(
+        action, values, depth, seconds, endgame = self._solver.decide(
             as_exponents(board), float(four_probability)
         )
-        return Decision(action, tuple(values), depth, seconds)  # type: ignore[arg-type]
+        return Decision(action, tuple(values), depth, seconds, endgame)  # type: ignore[arg-type]
 
 
 @functools.lru_cache(maxsize=4)
 def _solver(
-    preset: str, time_ms: int | None, depth: int | None, threads: int | None, weights: str | None
+    preset: str,
+    time_ms: int | None,
+    depth: int | None,
+    threads: int | None,
+    weights: str | None,
+    endgame: EndgameTables | None,
 ) -> Solver:
-    return Solver(preset, time_ms, depth=depth, threads=threads, weights=weights)
+    return Solver(preset, time_ms, depth=depth, threads=threads, weights=weights, endgame=endgame)
 
 
 def decide(
@@ -135,13 +183,14 @@ def decide(
     depth: int | None = None,
     threads: int | None = None,
     weights: str | os.PathLike[str] | None = None,
+    endgame: EndgameTables | None = None,
     four_probability: float = 0.1,
 ) -> Decision:
     """The best action for ``board`` and each action's value, by a solver of
     ``preset`` (kept for the next call with the same settings). See
     :class:`Solver`."""
     path = None if weights is None else os.fspath(weights)
-    return _solver(preset, time_ms, depth, threads, path).decide(board, four_probability)
+    return _solver(preset, time_ms, depth, threads, path, endgame).decide(board, four_probability)
 
 
 class Network:
