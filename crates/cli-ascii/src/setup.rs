@@ -150,7 +150,7 @@ pub(crate) fn tables_dir(given: Option<&Path>) -> anyhow::Result<PathBuf> {
     match given {
         Some(dir) => Ok(dir.to_path_buf()),
         None => dirs::cache_dir()
-            .map(|dir| dir.join("cli-ascii-2048").join("endgame"))
+            .map(|dir| dir.join(endgame::CACHE_FOLDER))
             .context("this system has no cache folder: choose one with --tables DIR"),
     }
 }
@@ -166,10 +166,6 @@ pub(crate) fn open_tables(dir: &Path, max_states: Option<u64>) -> anyhow::Result
     let report = |event: OpenEvent<'_>| {
         let mut err = std::io::stderr().lock();
         let _ = match event {
-            OpenEvent::Loaded(_) => Ok(()),
-            OpenEvent::Refused(f, why) => {
-                writeln!(err, "the table of the {f} was refused ({why}): building it again")
-            }
             OpenEvent::Building { formation, done, total } if live => {
                 let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
                 let fresh = last.0 != Some(formation);
@@ -184,18 +180,10 @@ pub(crate) fn open_tables(dir: &Path, max_states: Option<u64>) -> anyhow::Result
                     Ok(())
                 }
             }
-            OpenEvent::Building { .. } => Ok(()),
             OpenEvent::Written(_, path) if live => {
                 writeln!(err, " (written to {})", path.display())
             }
-            OpenEvent::Written(f, path) => {
-                writeln!(
-                    err,
-                    "built the table of the {f} ({} states) into {}",
-                    f.states(),
-                    path.display()
-                )
-            }
+            other => other.log_line().map_or(Ok(()), |line| writeln!(err, "{line}")),
         };
     };
     let mut formations = endgame::default_formations();

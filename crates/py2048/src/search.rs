@@ -77,26 +77,17 @@ impl EndgameTables {
     fn new(py: Python<'_>, path: Option<PathBuf>, max_states: Option<u64>) -> PyResult<Self> {
         let path = match path {
             Some(p) => p,
-            None => {
-                dirs::cache_dir().map(|d| d.join("cli-ascii-2048").join("endgame")).ok_or_else(
-                    || PyValueError::new_err("this system has no cache folder: pass path="),
-                )?
-            }
+            None => dirs::cache_dir().map(|d| d.join(endgame::CACHE_FOLDER)).ok_or_else(|| {
+                PyValueError::new_err("this system has no cache folder: pass path=")
+            })?,
         };
         let mut formations = endgame::default_formations();
         formations.retain(|f| max_states.is_none_or(|n| f.states() <= n));
         let report = |event: OpenEvent<'_>| {
-            use std::io::Write;
-            let mut err = std::io::stderr().lock();
-            let _ = match event {
-                OpenEvent::Refused(f, why) => {
-                    writeln!(err, "the table of the {f} was refused ({why}): building it again")
-                }
-                OpenEvent::Written(f, p) => {
-                    writeln!(err, "built the table of the {f} into {}", p.display())
-                }
-                OpenEvent::Loaded(_) | OpenEvent::Building { .. } => Ok(()),
-            };
+            if let Some(line) = event.log_line() {
+                use std::io::Write;
+                let _ = writeln!(std::io::stderr().lock(), "{line}");
+            }
         };
         let tables = py
             .detach(|| Endgame::open(&path, &formations, &report))

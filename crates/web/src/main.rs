@@ -50,7 +50,7 @@ struct Args {
 /// The endgame tables' folder: the one cli-ascii uses by default, so that
 /// one build serves both.
 fn default_tables_dir() -> Option<PathBuf> {
-    dirs::cache_dir().map(|dir| dir.join("cli-ascii-2048").join("endgame"))
+    dirs::cache_dir().map(|dir| dir.join(solver_expectimax::endgame::CACHE_FOLDER))
 }
 
 /// The tables, read or built into `dir`, with a line per table built.
@@ -58,16 +58,9 @@ fn open_tables(dir: &std::path::Path) -> anyhow::Result<std::sync::Arc<Endgame>>
     use solver_expectimax::endgame::{self, OpenEvent};
     use std::io::Write;
     let report = |event: OpenEvent<'_>| {
-        let mut err = std::io::stderr().lock();
-        let _ = match event {
-            OpenEvent::Refused(f, why) => {
-                writeln!(err, "the table of the {f} was refused ({why}): building it again")
-            }
-            OpenEvent::Written(f, path) => {
-                writeln!(err, "built the table of the {f} into {}", path.display())
-            }
-            OpenEvent::Loaded(_) | OpenEvent::Building { .. } => Ok(()),
-        };
+        if let Some(line) = event.log_line() {
+            let _ = writeln!(std::io::stderr().lock(), "{line}");
+        }
     };
     let tables = Endgame::open(dir, &endgame::default_formations(), &report)?;
     Ok(std::sync::Arc::new(tables))

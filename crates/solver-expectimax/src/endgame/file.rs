@@ -205,6 +205,11 @@ pub fn file_name(formation: Formation) -> String {
     format!("snake-{:02}-{:02}.egt", formation.fixed(), formation.goal())
 }
 
+/// The tables' folder under the user's cache folder (which the frontends
+/// find with the `dirs` crate): one folder, so that one build serves the
+/// command line, the web server and Python.
+pub const CACHE_FOLDER: &str = "cli-ascii-2048/endgame";
+
 /// What [`Endgame::open`] is doing, for a progress display.
 #[derive(Debug)]
 pub enum OpenEvent<'a> {
@@ -223,6 +228,24 @@ pub enum OpenEvent<'a> {
     },
     /// A table was built and written to its file.
     Written(Formation, &'a Path),
+}
+
+impl OpenEvent<'_> {
+    /// The line a log shows for this event: one per table refused and per
+    /// table built; `None` for the others.
+    pub fn log_line(&self) -> Option<String> {
+        match self {
+            OpenEvent::Refused(f, why) => {
+                Some(format!("the table of the {f} was refused ({why}): building it again"))
+            }
+            OpenEvent::Written(f, path) => Some(format!(
+                "built the table of the {f} ({} states) into {}",
+                f.states(),
+                path.display()
+            )),
+            OpenEvent::Loaded(_) | OpenEvent::Building { .. } => None,
+        }
+    }
 }
 
 /// The formations the tables cover by default: every chain of 5 to 14

@@ -44,7 +44,7 @@ use std::fmt;
 
 use game_core::{Board, Direction};
 
-pub use file::{EndgameError, OpenEvent, TableError, default_formations, file_name};
+pub use file::{CACHE_FOLDER, EndgameError, OpenEvent, TableError, default_formations, file_name};
 
 /// The snake path: the cells (`row * 4 + col`) a chain runs along, from the
 /// corner at row 0, column 0.
