@@ -1,3 +1,6 @@
+//! The tables checked against a plain expectimax written from the rules
+//! alone, the advice in every symmetry, and the file format's refusals.
+
 use std::collections::HashMap;
 
 use game_core::{Board, Direction};
