@@ -117,6 +117,88 @@ pub(crate) enum Command {
     /// which --endgame plays by (docs/endgame.md).
     #[command(subcommand)]
     Tables(TablesCommand),
+    /// Two players on the same seeds, paired: each one's reach rates and
+    /// scores, the difference in the rate of --tile with its 95% interval
+    /// and an exact McNemar test, the scores' sign test; --sprt stops as
+    /// soon as a sequential test decides.
+    #[command(after_help = "Examples:\n  \
+        cargo run --release -p cli-ascii -- compare --a '--preset fast' --b '--preset fast --depth-bonus 1' \
+        --games 200 --tile 8192\n  \
+        cargo run --release -p cli-ascii -- compare --a '--preset ntuple' --b '--preset ntuple --endgame' \
+        --sprt 0,0.05 --games 2000 --csv-a a.csv --csv-b b.csv --resume")]
+    Compare(CompareArgs),
+}
+
+/// Two players and the seeds they play.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct CompareArgs {
+    /// Player A: the options `tournament` takes for its player, in one
+    /// argument (`--a '--preset ntuple --depth 1'`; an empty one is the
+    /// default preset).
+    #[arg(long, value_name = "OPTIONS", allow_hyphen_values = true)]
+    pub(crate) a: String,
+    /// Player B, as --a.
+    #[arg(long, value_name = "OPTIONS", allow_hyphen_values = true)]
+    pub(crate) b: String,
+    /// Seeds to play (each by both players); with --sprt, the most.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) games: u64,
+    /// The first seed.
+    #[arg(long, visible_alias = "seed", default_value_t = 1)]
+    pub(crate) seed_start: u64,
+    /// The tile whose reach rate the comparison is about.
+    #[arg(long, default_value_t = 32768, value_parser = parse_tile)]
+    pub(crate) tile: u32,
+    /// Stop as soon as a sequential probability ratio test decides between
+    /// H0: B's reach rate of --tile minus A's is D0, and H1: it is D1
+    /// (`0,0.05`: "B reaches it 5 points more often").
+    #[arg(long, value_name = "D0,D1", value_parser = parse_deltas)]
+    pub(crate) sprt: Option<(f64, f64)>,
+    /// The SPRT's false alarm rate (accepting H1 when H0 holds).
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    pub(crate) alpha: f64,
+    /// The SPRT's miss rate (accepting H0 when H1 holds).
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    pub(crate) beta: f64,
+    /// A's records: a CSV line as each game ends.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) csv_a: Option<PathBuf>,
+    /// B's records.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) csv_b: Option<PathBuf>,
+    /// Keep the games already in --csv-a and --csv-b (played with the same
+    /// options) and play only the seeds missing from either.
+    #[arg(long, requires = "csv_a", requires = "csv_b")]
+    pub(crate) resume: bool,
+    /// Seeds played at once (default: the cores over the players' search
+    /// threads).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub(crate) parallel: Option<u64>,
+    #[command(flatten)]
+    pub(crate) rules: RulesArgs,
+}
+
+/// A tile: a power of two from 4 to 131072.
+fn parse_tile(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(t) if t.is_power_of_two() && (4..=131_072).contains(&t) => Ok(t),
+        _ => Err(format!("a tile is a power of two from 4 to 131072, not {text}")),
+    }
+}
+
+/// Two differences of reach rates, `D0,D1`.
+fn parse_deltas(text: &str) -> Result<(f64, f64), String> {
+    let (d0, d1) = text.split_once(',').ok_or_else(|| format!("expected D0,D1, not {text}"))?;
+    let num = |t: &str| t.trim().parse::<f64>().map_err(|_| format!("expected D0,D1, not {text}"));
+    Ok((num(d0)?, num(d1)?))
+}
+
+/// One player's options inside --a or --b.
+#[derive(Debug, Parser)]
+#[command(name = "player options", no_binary_name = true, disable_help_flag = true)]
+pub(crate) struct PlayerOptions {
+    #[command(flatten)]
+    pub(crate) search: SearchArgs,
 }
 
 /// Where training plays the late game again.
@@ -607,7 +689,12 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
             }
             (None, &a.settings)
         }
-        Some(Command::Train(_) | Command::ExportWeights(_) | Command::Tables(_)) => return None,
+        Some(
+            Command::Train(_)
+            | Command::ExportWeights(_)
+            | Command::Tables(_)
+            | Command::Compare(_),
+        ) => return None,
     };
     if player == Some(PlayerKind::Random) {
         let search_options = [

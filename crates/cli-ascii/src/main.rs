@@ -12,6 +12,7 @@ mod agreement;
 mod analyze;
 mod best;
 mod cli;
+mod compare;
 mod keys;
 mod layout;
 mod play;
@@ -43,6 +44,7 @@ fn main() -> ExitCode {
         Some(Command::Agreement(args)) => agreement::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::ExportWeights(args)) => train::export(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Compare(args)) => compare::run(&args),
         Some(Command::Tables(cli::TablesCommand::Build(args))) => {
             setup::build_tables(args.tables.as_deref(), args.tables_max_states)
                 .map(|()| ExitCode::SUCCESS)

@@ -16,7 +16,7 @@ use solver_expectimax::{
     run_tournament_except,
 };
 
-use crate::cli::{PlayerKind, TournamentArgs};
+use crate::cli::{PlayerKind, RulesArgs, SearchArgs, TournamentArgs};
 use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
 
 pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
@@ -51,7 +51,8 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     // See: issue 18, item 3.
     let (csv, earlier) = match &args.csv {
         Some(path) => {
-            let (file, earlier) = CsvLog::open(path, args.resume, &settings_line(args))?;
+            let settings = settings_line(&args.search, &args.rules, args.max_moves);
+            let (file, earlier) = CsvLog::open(path, args.resume, &settings)?;
             (Some(file), earlier)
         }
         None => (None, Vec::new()),
@@ -183,9 +184,13 @@ fn interrupted(
 /// thread count counts only with a time budget (without one, decisions do
 /// not depend on it: tests/watch.rs), and a network by its file's path and
 /// size.
-fn settings_line(args: &TournamentArgs) -> String {
-    let (search, rules) = (&args.search.settings, &args.rules);
-    let mut line = match args.search.player {
+pub(crate) fn settings_line(
+    player: &SearchArgs,
+    rules: &RulesArgs,
+    max_moves: Option<u64>,
+) -> String {
+    let search = &player.settings;
+    let mut line = match player.player {
         PlayerKind::Random => "--player random".to_owned(),
         PlayerKind::Expectimax => {
             let mut line = format!("--preset {}", search.preset);
@@ -230,7 +235,7 @@ fn settings_line(args: &TournamentArgs) -> String {
     if rules.tutorial_rules {
         line.push_str(" --tutorial-rules");
     }
-    if let Some(max) = args.max_moves {
+    if let Some(max) = max_moves {
         line.push_str(&format!(" --max-moves {max}"));
     }
     line
@@ -239,7 +244,7 @@ fn settings_line(args: &TournamentArgs) -> String {
 /// The CSV records file, a line appended and flushed as each game ends.
 /// A failed write is kept and reported at the end; the games go on.
 #[derive(Debug)]
-struct CsvLog {
+pub(crate) struct CsvLog {
     path: PathBuf,
     out: Mutex<(BufWriter<File>, io::Result<()>)>,
 }
@@ -248,7 +253,11 @@ impl CsvLog {
     /// Opens `path`: a new file with the line naming `settings` and the
     /// header, or with `resume` an existing one whose records are returned
     /// (a missing one is new), when its games were played with `settings`.
-    fn open(path: &Path, resume: bool, settings: &str) -> anyhow::Result<(CsvLog, Vec<Record>)> {
+    pub(crate) fn open(
+        path: &Path,
+        resume: bool,
+        settings: &str,
+    ) -> anyhow::Result<(CsvLog, Vec<Record>)> {
         let context = || format!("cannot write {}", path.display());
         let existing = if resume && path.exists() {
             let text = std::fs::read_to_string(path)
@@ -299,7 +308,7 @@ impl CsvLog {
         Ok((CsvLog { path: path.to_owned(), out: Mutex::new((out, Ok(()))) }, earlier))
     }
 
-    fn append(&self, record: &GameRecord) {
+    pub(crate) fn append(&self, record: &GameRecord) {
         let mut guard = lock(&self.out);
         let (out, status) = &mut *guard;
         if status.is_ok() {
@@ -307,7 +316,7 @@ impl CsvLog {
         }
     }
 
-    fn finish(&self) -> anyhow::Result<()> {
+    pub(crate) fn finish(&self) -> anyhow::Result<()> {
         let mut guard = lock(&self.out);
         let (out, status) = &mut *guard;
         let flushed = std::mem::replace(status, Ok(())).and_then(|()| out.flush());
@@ -341,7 +350,7 @@ impl OutputFile {
 
 /// A finished game as the records files keep it: its time to the
 /// microsecond, the times per decision in whole microseconds.
-fn record_of(game: &GameRecord) -> Record {
+pub(crate) fn record_of(game: &GameRecord) -> Record {
     Record {
         seed: game.seed,
         score: game.score,

@@ -11,6 +11,7 @@ mod util;
 mod keys;
 
 mod analyze;
+mod compare;
 mod docs;
 mod errors;
 mod experiments;

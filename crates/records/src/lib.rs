@@ -34,6 +34,8 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod paired;
+
 use std::fmt;
 use std::io::{self, Write};
 

@@ -1,0 +1,239 @@
+//! `compare`: two players on the same seeds, each seed played by both, with
+//! the paired statistics of `records::paired` and an optional SPRT that
+//! stops the run once it decides.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use anyhow::Context;
+use clap::Parser;
+use records::Record;
+use records::paired::{Pair, Reach, Scores, Sprt, Verdict};
+use solver_expectimax::{MILESTONES, play_game};
+
+use crate::cli::{CompareArgs, PlayerKind, PlayerOptions, SearchArgs};
+use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
+use crate::tournament::{CsvLog, record_of, settings_line};
+
+/// A player's options from the text of --a or --b.
+fn player_options(name: &str, text: &str) -> anyhow::Result<SearchArgs> {
+    PlayerOptions::try_parse_from(text.split_whitespace()).map(|p| p.search).map_err(|e| {
+        let message = e.to_string();
+        let first = message.lines().next().unwrap_or("").trim_start_matches("error: ");
+        anyhow::anyhow!("--{name} '{text}': {first}")
+    })
+}
+
+/// One side of the comparison.
+struct Side {
+    spec: PlayerSpec,
+    csv: Option<CsvLog>,
+    records: BTreeMap<u64, Record>,
+}
+
+pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
+    let rules = setup::rules(&args.rules)?;
+    let sprt = args
+        .sprt
+        .map(|(d0, d1)| Sprt::new(d0, d1, args.alpha, args.beta))
+        .transpose()
+        .context("--sprt")?;
+    let mut sides = Vec::with_capacity(2);
+    let mut threads = 1;
+    for (name, text, csv) in [("a", &args.a, &args.csv_a), ("b", &args.b, &args.csv_b)] {
+        let options = player_options(name, text)?;
+        let spec = PlayerSpec::of(&options, &rules)?;
+        if spec.kind == PlayerKind::Expectimax {
+            // Bad settings or a missing network fail before the first game.
+            spec.solver(rules.size()).with_context(|| format!("--{name}"))?;
+            threads = threads.max(spec.config.threads);
+        }
+        let (csv, earlier) = match csv {
+            Some(path) => {
+                let settings = settings_line(&options, &args.rules, None);
+                let (log, earlier) = CsvLog::open(path, args.resume, &settings)?;
+                (Some(log), earlier)
+            }
+            None => (None, Vec::new()),
+        };
+        let records = earlier.into_iter().map(|r| (r.seed, r)).collect();
+        sides.push(Side { spec, csv, records });
+    }
+    let seeds: Vec<u64> = (0..args.games).map(|i| args.seed_start.wrapping_add(i)).collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let parallel = args
+        .parallel
+        .map_or((cores / threads).max(1), |n| usize::try_from(n).unwrap_or(1))
+        .min(seeds.len());
+    let (a, b) = (&sides[0], &sides[1]);
+    let shared = Mutex::new((a.records.clone(), b.records.clone()));
+    let decided = AtomicBool::new(sprt.is_some_and(|s| {
+        let (ra, rb) = (&a.records, &b.records);
+        let done = prefix(&seeds, ra, rb);
+        s.verdict(&done, args.tile).0 != Verdict::Continue
+    }));
+    let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let tty = io::stderr().is_terminal();
+    let play_seed = |seed: u64, side: &Side| -> anyhow::Result<Record> {
+        let mut player = AnyPlayer::new(&side.spec, rules.size(), seed)?;
+        let game =
+            with_board!(rules.size(), B => play_game::<B, _>(&mut player, rules, seed, None)?);
+        if let Some(csv) = &side.csv {
+            csv.append(&game);
+        }
+        Ok(record_of(&game))
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..parallel {
+            scope.spawn(|| {
+                loop {
+                    if decided.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&seed) = seeds.get(i) else { return };
+                    let mut results = [None, None];
+                    for (k, side) in [a, b].into_iter().enumerate() {
+                        let known = lock(&shared);
+                        let have = if k == 0 { known.0.get(&seed) } else { known.1.get(&seed) };
+                        results[k] = have.copied();
+                        drop(known);
+                        if results[k].is_none() {
+                            match play_seed(seed, side) {
+                                Ok(r) => results[k] = Some(r),
+                                Err(e) => {
+                                    lock(&failure).get_or_insert(e);
+                                    decided.store(true, Ordering::Relaxed);
+                                    return;
+                                }
+                            }
+                        }
+                    }
+                    let mut known = lock(&shared);
+                    let (ra, rb) = (results[0].expect("played"), results[1].expect("played"));
+                    known.0.insert(seed, ra);
+                    known.1.insert(seed, rb);
+                    let done = prefix(&seeds, &known.0, &known.1);
+                    if tty {
+                        let reach = Reach::of(&done, args.tile);
+                        let _ = write!(
+                            io::stderr().lock(),
+                            "\r{} of {} seeds in order: {} reached by A {}, by B {}   ",
+                            done.len(),
+                            seeds.len(),
+                            args.tile,
+                            reach.a,
+                            reach.b
+                        );
+                    }
+                    if let Some(s) = sprt
+                        && s.verdict(&done, args.tile).0 != Verdict::Continue
+                    {
+                        decided.store(true, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    if tty {
+        let _ = writeln!(io::stderr().lock());
+    }
+    for side in &sides {
+        if let Some(csv) = &side.csv {
+            csv.finish()?;
+        }
+    }
+    if let Some(e) = lock(&failure).take() {
+        return Err(e);
+    }
+    let known = lock(&shared);
+    let mut done = prefix(&seeds, &known.0, &known.1);
+    // Games in flight when the test decided may have ended since: the
+    // figures stop where the test did, whatever ended first.
+    if let Some(k) = sprt.and_then(|s| s.stopping_point(&done, args.tile)) {
+        done.truncate(k);
+    }
+    let mut out = io::stdout().lock();
+    out.write_all(summary(args, &done, sprt).as_bytes())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The pairs of the seeds from the first on, up to the first seed that
+/// either side has not finished: what the statistics and the SPRT read, so
+/// that a run's verdict does not depend on which games ended first.
+fn prefix<'r>(
+    seeds: &[u64],
+    a: &'r BTreeMap<u64, Record>,
+    b: &'r BTreeMap<u64, Record>,
+) -> Vec<Pair<'r>> {
+    seeds
+        .iter()
+        .map_while(|seed| Some(Pair { seed: *seed, a: a.get(seed)?, b: b.get(seed)? }))
+        .collect()
+}
+
+/// The summary: the players, each one's reach rates, the paired figures of
+/// --tile and of the scores, and the SPRT's verdict.
+fn summary(args: &CompareArgs, done: &[Pair<'_>], sprt: Option<Sprt>) -> String {
+    let mut s = String::new();
+    let last = done.last().map_or(args.seed_start, |p| p.seed);
+    let _ =
+        writeln!(s, "A: {}", if args.a.trim().is_empty() { "(defaults)" } else { args.a.trim() });
+    let _ =
+        writeln!(s, "B: {}", if args.b.trim().is_empty() { "(defaults)" } else { args.b.trim() });
+    let _ = writeln!(s, "seeds {} to {last}: {} paired games", args.seed_start, done.len());
+    let _ = writeln!(s, "{:>8} {:>7} {:>7}", "reached", "A", "B");
+    for &tile in MILESTONES.iter().filter(|&&t| t >= 2048) {
+        let r = Reach::of(done, tile);
+        let rate = |k: usize| 100.0 * k as f64 / done.len().max(1) as f64;
+        let _ = writeln!(s, "{tile:>8} {:>6.1}% {:>6.1}%", rate(r.a), rate(r.b));
+    }
+    let r = Reach::of(done, args.tile);
+    let (lo, hi) = r.interval();
+    let _ = writeln!(
+        s,
+        "{}: B - A = {:+.1} points (95% interval {:+.1} to {:+.1}); only A {}, only B {}; \
+         exact McNemar p = {:.4}",
+        args.tile,
+        100.0 * r.difference(),
+        100.0 * lo,
+        100.0 * hi,
+        r.only_a,
+        r.only_b,
+        r.mcnemar_p()
+    );
+    let sc = Scores::of(done);
+    let _ = writeln!(
+        s,
+        "score: B higher on {} seeds, lower on {}; median difference {:+}; sign test p = {:.4}",
+        sc.higher,
+        sc.lower,
+        sc.median_difference,
+        sc.sign_p()
+    );
+    if let Some(t) = sprt {
+        let (verdict, llr) = t.verdict(done, args.tile);
+        let (d0, d1) = t.deltas();
+        let (alpha, beta) = t.rates();
+        let (low, high) = t.bounds();
+        let _ = writeln!(
+            s,
+            "SPRT H0: B - A = {:+.1} points, H1: {:+.1} points (alpha {alpha}, beta {beta}): \
+             {verdict} after {} seeds (LLR {llr:.2}, bounds {low:.2} and {high:.2})",
+            100.0 * d0,
+            100.0 * d1,
+            done.len()
+        );
+    }
+    s
+}
