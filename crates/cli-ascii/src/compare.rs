@@ -13,7 +13,7 @@ use anyhow::Context;
 use clap::Parser;
 use records::Record;
 use records::paired::{Pair, Reach, Scores, Sprt, Verdict};
-use solver_expectimax::{MILESTONES, play_game};
+use solver_expectimax::play_game;
 
 use crate::cli::{CompareArgs, PlayerKind, PlayerOptions, SearchArgs};
 use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
@@ -193,7 +193,11 @@ fn summary(args: &CompareArgs, done: &[Pair<'_>], sprt: Option<Sprt>) -> String 
         writeln!(s, "B: {}", if args.b.trim().is_empty() { "(defaults)" } else { args.b.trim() });
     let _ = writeln!(s, "seeds {} to {last}: {} paired games", args.seed_start, done.len());
     let _ = writeln!(s, "{:>8} {:>7} {:>7}", "reached", "A", "B");
-    for &tile in MILESTONES.iter().filter(|&&t| t >= 2048) {
+    // From a little below --tile (2048 at most) up to the largest tile
+    // either player made.
+    let largest = done.iter().map(|p| p.a.max_tile.max(p.b.max_tile)).max().unwrap_or(0);
+    let (low, high) = ((args.tile / 4).clamp(4, 2048), largest.max(args.tile));
+    for tile in (2..32).map(|e| 1u32 << e).filter(|t| (low..=high).contains(t)) {
         let r = Reach::of(done, tile);
         let rate = |k: usize| 100.0 * k as f64 / done.len().max(1) as f64;
         let _ = writeln!(s, "{tile:>8} {:>6.1}% {:>6.1}%", rate(r.a), rate(r.b));
