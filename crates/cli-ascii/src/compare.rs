@@ -42,6 +42,15 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         .map(|(d0, d1)| Sprt::new(d0, d1, args.alpha, args.beta))
         .transpose()
         .context("--sprt")?;
+    if let (Some(a), Some(b)) = (&args.csv_a, &args.csv_b)
+        && (a == b
+            || std::fs::canonicalize(a)
+                .ok()
+                .zip(std::fs::canonicalize(b).ok())
+                .is_some_and(|(x, y)| x == y))
+    {
+        anyhow::bail!("--csv-a and --csv-b name the same file: each player needs its own");
+    }
     let mut sides = Vec::with_capacity(2);
     let mut threads = 1;
     for (name, text, csv) in [("a", &args.a, &args.csv_a), ("b", &args.b, &args.csv_b)] {

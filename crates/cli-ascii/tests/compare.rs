@@ -111,7 +111,11 @@ fn a_resumed_comparison_plays_only_the_missing_seeds() {
 
 #[test]
 fn bad_players_and_tests_are_refused() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["compare", "--a", "", "--b", "", "--csv-a", "x.csv", "--csv-b", "x.csv"],
+            "name the same file",
+        ),
         (
             &["compare", "--a", "--preset nope", "--b", ""],
             "error: --a '--preset nope': invalid value 'nope'",
