@@ -81,6 +81,74 @@ function showScoreAdd(n) {
   add.classList.add("show");
 }
 
+/// How long tiles take to slide, in milliseconds.
+const SLIDE_MS = 100;
+
+/// Where each tile of `board` goes when it slides toward `direction`, by the
+/// rules (the server's own result is what is drawn; this only animates it):
+/// for every tile after the move, its cell and the cells its tiles came
+/// from (two for a merge, the one nearer the wall first).
+function slidePlan(board, direction) {
+  const n = board.length;
+  const plan = [];
+  for (let k = 0; k < n; k++) {
+    const cells = [...Array(n).keys()].map((i) =>
+      ({ left: [k, i], right: [k, n - 1 - i], up: [i, k], down: [n - 1 - i, k] })[direction]);
+    const line = cells.filter(([r, c]) => board[r][c] > 0);
+    let out = 0;
+    for (let i = 0; i < line.length; i++) {
+      const [r, c] = line[i];
+      const next = line[i + 1];
+      if (next && board[next[0]][next[1]] === board[r][c]) {
+        plan.push({ to: cells[out], from: [line[i], next], value: board[r][c] });
+        i += 1;
+      } else {
+        plan.push({ to: cells[out], from: [line[i]], value: board[r][c] });
+      }
+      out += 1;
+    }
+  }
+  return plan;
+}
+
+/// Slides the tiles of the board just drawn from where they were in
+/// `before`, the move `direction`: each tile glides from its first source,
+/// the second tile of a merge glides in as a ghost over the board, and the
+/// merged tile swells.
+function animateSlide(before, direction) {
+  const board = $("board");
+  const n = before.length;
+  const cells = [...board.children];
+  const wrap = board.parentElement.getBoundingClientRect();
+  const rect = ([r, c]) => cells[r * n + c].getBoundingClientRect();
+  board.classList.add("sliding");
+  // Counted for the browser test, which cannot catch a 100 ms animation.
+  board.dataset.slides = String(Number(board.dataset.slides || 0) + 1);
+  for (const { to, from, value } of slidePlan(before, direction)) {
+    const tile = cells[to[0] * n + to[1]].firstChild;
+    if (!tile) continue;
+    const dest = rect(to);
+    const glide = (src) => [
+      { transform: `translate(${src.left - dest.left}px, ${src.top - dest.top}px)` },
+      { transform: "none" },
+    ];
+    tile.animate(glide(rect(from[0])), { duration: SLIDE_MS, easing: "ease-in-out" });
+    if (from.length === 2) {
+      tile.classList.add("merged");
+      const ghost = document.createElement("div");
+      ghost.className = `tile ${tileClass(value)}`;
+      ghost.textContent = value;
+      Object.assign(ghost.style, {
+        left: `${dest.left - wrap.left}px`, top: `${dest.top - wrap.top}px`,
+        width: `${dest.width}px`, height: `${dest.height}px`,
+      });
+      $("ghosts").appendChild(ghost);
+      ghost.animate(glide(rect(from[1])), { duration: SLIDE_MS, easing: "ease-in-out" })
+        .finished.then(() => ghost.remove(), () => ghost.remove());
+    }
+  }
+}
+
 /// Draws `next` (a state from the server) and remembers it.
 function render(next) {
   const previous = state;
@@ -91,6 +159,8 @@ function render(next) {
   }
   const board = $("board");
   board.replaceChildren();
+  board.classList.remove("sliding");
+  $("ghosts").replaceChildren();
   const spawned = state.last_move && state.last_move.spawned;
   state.board.forEach((row, r) => row.forEach((value, c) => {
     const cell = document.createElement("div");
@@ -106,6 +176,14 @@ function render(next) {
     board.appendChild(cell);
   }));
   board.dataset.moves = state.moves;
+  // A move just played slides, unless autoplay's moves come faster than a
+  // slide lasts or the reader asked for less motion.
+  const oneMove = previous && previous.id === state.id && state.moves === previous.moves + 1;
+  const tooFast = stream && 1000 / movesPerSecond() < 1.5 * SLIDE_MS;
+  if (oneMove && state.last_move && !tooFast
+      && !window.matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    animateSlide(previous.board, state.last_move.direction);
+  }
   $("score").textContent = state.score;
   // The player's best counts games they played alone; a game the AI played
   // in counts toward the AI's.

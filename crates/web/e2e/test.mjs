@@ -3,7 +3,7 @@
 //
 // It starts the server on a free port, loads the page, starts games (a
 // typed seed, New game's random ones, bad seeds refused), plays with the
-// keys and sees the tiles, the score and "+N" change, checks that arrow keys
+// keys and sees the tiles slide, the score and "+N" change, checks that arrow keys
 // play whatever control has the focus and the speed slider's steps, plays by
 // swipes (touch events) and checks each against the rules, asks for a hint,
 // undoes, runs autoplay until the score rises (its score counts toward the
@@ -228,6 +228,11 @@ async function main() {
     assert.ok(state.score > 0, "the score rose");
     assert.ok(state.best >= state.score, "the best score follows the score");
     assert.match(await page.textContent("#score-add"), /^\+[0-9]+$/, "a merge shows +N");
+    // The moves slid: the page counts the slides it animated, and the
+    // ghosts of merged tiles are gone once a slide is over.
+    assert.ok(Number(await page.getAttribute("#board", "data-slides")) >= 1, "no move slid");
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator("#ghosts .tile").count(), 0, "ghost tiles stayed");
     log(`${played} moves by key, score ${state.score}`);
 
     // Arrow keys play whatever control has the focus: the speed slider, the
