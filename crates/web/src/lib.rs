@@ -138,8 +138,8 @@ impl AppState {
 
     /// Writes the games in play to `path` (JSON, replaced atomically: a
     /// temporary file renamed), so that a restarted server can
-    /// [`AppState::load_games`] them; how many were written. The undo
-    /// history is not kept.
+    /// [`AppState::load_games`] them, each with the last 64 moves of its
+    /// undo history; how many were written.
     ///
     /// # Errors
     /// The file cannot be written.

@@ -159,8 +159,8 @@ impl Sessions {
         f(session)
     }
 
-    /// Every game not yet expired, as it would be stored on disk (the
-    /// undo history is not kept).
+    /// Every game not yet expired, as it would be stored on disk, with the
+    /// last [`STORED_UNDO`] moves of its undo history.
     pub(crate) fn export(&self) -> Vec<StoredGame> {
         let inner = self.lock();
         inner
@@ -168,17 +168,20 @@ impl Sessions {
             .iter()
             .filter(|(_, s)| s.last_seen.elapsed() <= self.idle)
             .map(|(id, session)| {
-                let saved = session.game.save();
+                let StoredPosition { board, score, moves, seed, spawns } =
+                    StoredPosition::of(&session.game);
+                let skip = session.history.len().saturating_sub(STORED_UNDO);
                 StoredGame {
                     id: id.clone(),
-                    board: saved.board.to_string(),
-                    score: saved.score,
-                    moves: saved.moves,
-                    seed: saved.seed,
-                    spawns: saved.spawns.iter().map(|b| format!("{b:02x}")).collect(),
+                    board,
+                    score,
+                    moves,
+                    seed,
+                    spawns,
                     keep_going: session.keep_going,
                     idle_ms: u64::try_from(session.last_seen.elapsed().as_millis())
                         .unwrap_or(u64::MAX),
+                    history: session.history.iter().skip(skip).map(StoredPosition::of).collect(),
                 }
             })
             .collect()
@@ -194,18 +197,20 @@ impl Sessions {
             if idle > self.idle {
                 continue;
             }
-            let board: Board =
-                g.board.parse().map_err(|e| format!("game {}: bad board: {e}", g.id))?;
-            let bytes: Vec<u8> = (0..g.spawns.len())
-                .step_by(2)
-                .map(|i| g.spawns.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
-                .collect::<Option<Vec<u8>>>()
-                .ok_or_else(|| format!("game {}: bad spawn state", g.id))?;
-            let spawns: [u8; 48] =
-                bytes.try_into().map_err(|_| format!("game {}: bad spawn state", g.id))?;
-            let saved = SavedGame { board, score: g.score, moves: g.moves, seed: g.seed, spawns };
-            let game = Game::restore(saved, Rules::default()).map_err(|e| e.to_string())?;
+            let now = StoredPosition {
+                board: g.board,
+                score: g.score,
+                moves: g.moves,
+                seed: g.seed,
+                spawns: g.spawns,
+            };
+            let game = now.game().map_err(|e| format!("game {}: {e}", g.id))?;
             let mut session = Session::new(game);
+            for earlier in &g.history {
+                let game =
+                    earlier.game().map_err(|e| format!("game {}: undo history: {e}", g.id))?;
+                session.history.push_back(game);
+            }
             session.keep_going = g.keep_going;
             session.last_seen = Instant::now().checked_sub(idle).unwrap_or_else(Instant::now);
             restored.push((g.id, session));
@@ -223,7 +228,14 @@ impl Sessions {
     }
 }
 
-/// A game as the server stores it on disk between runs.
+/// The undo steps of a game kept in the games file: the most recent ones.
+/// Why not all 4,096 a game may hold: 256 games of them would make a file
+/// of about 200 MB, written every minute; 64 keep it near 3 MB.
+pub(crate) const STORED_UNDO: usize = 64;
+
+/// A game as the server stores it on disk between runs: where it stands
+/// (the fields of a [`StoredPosition`]), and the positions undo goes back
+/// to, oldest first (absent in files written before they were kept).
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct StoredGame {
@@ -238,6 +250,47 @@ pub(crate) struct StoredGame {
     keep_going: bool,
     /// How long the game had been idle when it was stored.
     idle_ms: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    history: Vec<StoredPosition>,
+}
+
+/// One position of a game, enough to play on from it exactly.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StoredPosition {
+    /// game-core's one-line notation.
+    board: String,
+    score: u64,
+    moves: u64,
+    seed: u64,
+    /// The spawn stream's state (`GameRng::state`), 96 hex digits.
+    spawns: String,
+}
+
+impl StoredPosition {
+    fn of(game: &Game<Board>) -> StoredPosition {
+        let saved = game.save();
+        StoredPosition {
+            board: saved.board.to_string(),
+            score: saved.score,
+            moves: saved.moves,
+            seed: saved.seed,
+            spawns: saved.spawns.iter().map(|b| format!("{b:02x}")).collect(),
+        }
+    }
+
+    fn game(&self) -> Result<Game<Board>, String> {
+        let board: Board = self.board.parse().map_err(|e| format!("bad board: {e}"))?;
+        let bytes: Vec<u8> = (0..self.spawns.len())
+            .step_by(2)
+            .map(|i| self.spawns.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
+            .collect::<Option<Vec<u8>>>()
+            .ok_or("bad spawn state")?;
+        let spawns: [u8; 48] = bytes.try_into().map_err(|_| "bad spawn state")?;
+        let saved =
+            SavedGame { board, score: self.score, moves: self.moves, seed: self.seed, spawns };
+        Game::restore(saved, Rules::default()).map_err(|e| e.to_string())
+    }
 }
 
 /// A new session id: 128 bits from the operating system's randomness, so

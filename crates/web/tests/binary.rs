@@ -171,6 +171,13 @@ fn games_survive_a_restart() {
         field(&twin_next, "board"),
         "the same spawn after the restart"
     );
+    // The undo history came back too: undoing the move played since, then
+    // the last one before the restart, gives the twin's positions.
+    let undone = http(&addr, "POST", &format!("/api/games/{id}/undo"), "");
+    assert_eq!(field(&undone, "board"), field(&played, "board"), "undo after the restart");
+    let before_last = http(&addr, "POST", &format!("/api/games/{id}/undo"), "");
+    assert_eq!(field(&before_last, "can_undo"), true);
+    assert_ne!(field(&before_last, "board"), field(&played, "board"), "an undo from before");
     stop(server);
     // A damaged file is set aside with a warning, not lost.
     std::fs::write(&file, "{not json").unwrap();
