@@ -12,6 +12,7 @@ const BEST_KEY = "web2048.best";        // the player's best, own moves only
 const AI_BEST_KEY = "web2048.aiBest";   // the best of games the AI played in
 const ASSISTED_KEY = "web2048.assisted"; // ids of games the AI played in
 const GAME_KEY = "web2048.game";        // the game to come back to
+const POSITION_KEY = "web2048.position"; // where it stood, if the server forgot it
 // Autoplay speeds, moves per second, one per step of the slider.
 const SPEEDS = [1, 2, 5, 10, 20, 40, 60];
 const MAX_SEED = 9007199254740991;      // 2^53 - 1: what JavaScript holds exactly
@@ -70,6 +71,16 @@ function markAssisted(id) {
   const ids = assistedGames().filter((x) => x !== id);
   ids.push(id);
   localStorage.setItem(ASSISTED_KEY, JSON.stringify(ids.slice(-100)));
+}
+
+/// The position kept of the last game, if any and readable.
+function keptPosition() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(POSITION_KEY) || "null");
+    return kept && kept.position ? kept : null;
+  } catch {
+    return null;
+  }
 }
 
 /// Shows "+N" floating up from the score.
@@ -154,6 +165,9 @@ function render(next) {
   const previous = state;
   state = next;
   localStorage.setItem(GAME_KEY, state.id);
+  localStorage.setItem(POSITION_KEY, JSON.stringify({
+    id: state.id, position: state.position, keep_going: state.keep_going,
+  }));
   if (previous && previous.id === state.id && state.score > previous.score && state.moves > previous.moves) {
     showScoreAdd(state.score - previous.score);
   }
@@ -426,6 +440,20 @@ async function start() {
       return;
     } catch (err) {
       if (err.status !== 404) throw err;
+    }
+  }
+  // The server forgot it (idle too long, or lost): play on from where it
+  // stood, as the original keeps its game in the browser.
+  const kept = keptPosition();
+  if (kept) {
+    const wasAssisted = assistedGames().includes(kept.id);
+    try {
+      const next = await api("POST", "/api/games", { restore: kept.position, keep_going: kept.keep_going });
+      if (wasAssisted) markAssisted(next.id);
+      render(next);
+      return;
+    } catch (err) {
+      if (err.status !== 422) throw err;
     }
   }
   await newGame();

@@ -91,7 +91,36 @@ async fn presets(State(app): App) -> Json<Presets> {
 }
 
 async fn new_game(State(app): App, Body(req): Body<NewGame>) -> Result<Response, ApiError> {
-    let state = app.sessions.create(wire::seed(req.seed.as_ref())?)?;
+    let state = match req.restore {
+        None => {
+            if req.keep_going.is_some() {
+                return Err(ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "bad_field",
+                    "keep_going goes with restore",
+                ));
+            }
+            app.sessions.create(wire::seed(req.seed.as_ref())?)?
+        }
+        Some(position) => {
+            if req.seed.is_some() {
+                return Err(ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "bad_field",
+                    "give a seed or a game to restore, not both",
+                ));
+            }
+            let position = serde_json::from_value(position).map_err(|_| {
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "bad_position",
+                    "restore takes a game's position as the API gave it \
+                     (board, score, moves, seed, spawns)",
+                )
+            })?;
+            app.sessions.restore(&position, req.keep_going.unwrap_or(false))?
+        }
+    };
     Ok((StatusCode::CREATED, Json(state)).into_response())
 }
 

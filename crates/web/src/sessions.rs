@@ -115,6 +115,29 @@ impl Sessions {
         let game = Game::<Board>::new(Rules::default(), seed).map_err(|err| {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", err.to_string())
         })?;
+        self.insert(game, false)
+    }
+
+    /// A new session playing on from `position` (a game's `position` as the
+    /// API gave it: the page keeps it to bring a game back that the server
+    /// no longer has).
+    pub(crate) fn restore(
+        &self,
+        position: &StoredPosition,
+        keep_going: bool,
+    ) -> Result<GameState, ApiError> {
+        let game = position.game().map_err(|why| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "bad_position",
+                format!("the game to restore is not one this server can play on: {why}"),
+            )
+        })?;
+        self.insert(game, keep_going)
+    }
+
+    /// Stores `game` under a new id, making room first.
+    fn insert(&self, game: Game<Board>, keep_going: bool) -> Result<GameState, ApiError> {
         let mut inner = self.lock();
         let idle = self.idle;
         inner.map.retain(|_, session| session.last_seen.elapsed() <= idle);
@@ -132,7 +155,8 @@ impl Sessions {
                 break id;
             }
         };
-        let session = Session::new(game);
+        let mut session = Session::new(game);
+        session.keep_going = keep_going;
         let state = session.state(&id);
         inner.map.insert(id, session);
         Ok(state)
@@ -254,8 +278,9 @@ pub(crate) struct StoredGame {
     history: Vec<StoredPosition>,
 }
 
-/// One position of a game, enough to play on from it exactly.
-#[derive(Debug, Serialize, Deserialize)]
+/// One position of a game, enough to play on from it exactly: in the games
+/// file, and in the API (`position`), which the page keeps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct StoredPosition {
     /// game-core's one-line notation.
@@ -268,7 +293,7 @@ pub(crate) struct StoredPosition {
 }
 
 impl StoredPosition {
-    fn of(game: &Game<Board>) -> StoredPosition {
+    pub(crate) fn of(game: &Game<Board>) -> StoredPosition {
         let saved = game.save();
         StoredPosition {
             board: saved.board.to_string(),
@@ -279,7 +304,7 @@ impl StoredPosition {
         }
     }
 
-    fn game(&self) -> Result<Game<Board>, String> {
+    pub(crate) fn game(&self) -> Result<Game<Board>, String> {
         let board: Board = self.board.parse().map_err(|e| format!("bad board: {e}"))?;
         let bytes: Vec<u8> = (0..self.spawns.len())
             .step_by(2)

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use solver_expectimax::{Decision, Preset};
 
 use crate::error::ApiError;
+use crate::sessions::StoredPosition;
 
 /// The largest seed: JavaScript numbers are exact up to 2^53 - 1, and a
 /// seed the page cannot show exactly is a seed nobody can replay.
@@ -24,6 +25,10 @@ pub(crate) struct NewGame {
     /// API's words rather than serde's ("invalid value: integer `-5`,
     /// expected u64 at line 1 column 10").
     pub(crate) seed: Option<serde_json::Value>,
+    /// A game's `position`, to play on from it instead of a new game.
+    pub(crate) restore: Option<serde_json::Value>,
+    /// With `restore`: whether the player chose to keep going past 2048.
+    pub(crate) keep_going: Option<bool>,
 }
 
 /// `POST /api/games/{id}/move`.
@@ -130,6 +135,9 @@ pub(crate) struct GameState {
     pub(crate) keep_going: bool,
     pub(crate) can_undo: bool,
     pub(crate) last_move: Option<LastMove>,
+    /// Where the game stands, spawn stream included: `POST /api/games`
+    /// with `{"restore": position}` plays on from it exactly.
+    pub(crate) position: StoredPosition,
 }
 
 impl GameState {
@@ -157,6 +165,7 @@ impl GameState {
             keep_going,
             can_undo,
             last_move,
+            position: StoredPosition::of(game),
         }
     }
 }

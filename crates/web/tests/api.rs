@@ -222,6 +222,50 @@ async fn undo_restores_the_game_and_its_spawns() {
     assert_eq!(again["board"], first["board"]);
 }
 
+/// A game the server forgot comes back from the position the page kept,
+/// spawns and all; a position that is not one is refused. See: issue 34
+/// (games kept like the original's, in the browser).
+#[tokio::test]
+async fn a_game_comes_back_from_its_position() {
+    let app = app();
+    let start = new_game(&app, 5).await;
+    let game = id(&start);
+    let mut now = start;
+    for _ in 0..6 {
+        let dir = legal(&now)[0].clone();
+        now = play(&app, &game, &dir).await.json();
+    }
+    let body = serde_json::json!({ "restore": now["position"], "keep_going": true }).to_string();
+    let res = send(&app, "POST", "/api/games", Some(&body)).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text);
+    let back = res.json();
+    assert_ne!(back["id"], now["id"]);
+    for key in ["board", "score", "moves", "seed", "position"] {
+        assert_eq!(back[key], now[key], "{key}");
+    }
+    assert_eq!(back["keep_going"], true);
+    assert_eq!(back["can_undo"], false);
+    // The same move spawns the same tile in both.
+    let dir = legal(&now)[0].clone();
+    let a = play(&app, &game, &dir).await.json();
+    let b = play(&app, &id(&back), &dir).await.json();
+    assert_eq!(a["board"], b["board"]);
+
+    let mut bad = now["position"].clone();
+    bad["spawns"] = Value::from("00ff");
+    for (body, code) in [
+        (serde_json::json!({ "restore": bad }), "bad_position"),
+        (serde_json::json!({ "restore": 5 }), "bad_position"),
+        (serde_json::json!({ "restore": { "board": "2 2/2" } }), "bad_position"),
+        (serde_json::json!({ "restore": now["position"], "seed": 1 }), "bad_field"),
+        (serde_json::json!({ "keep_going": true }), "bad_field"),
+    ] {
+        send(&app, "POST", "/api/games", Some(&body.to_string()))
+            .await
+            .assert_error(StatusCode::UNPROCESSABLE_ENTITY, code);
+    }
+}
+
 #[tokio::test]
 async fn undo_history_is_bounded() {
     let (app, _) = app_with(Limits { max_undo: 2, ..limits() });
