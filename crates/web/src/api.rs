@@ -220,7 +220,7 @@ async fn autoplay(
 /// What one autoplay step found.
 enum Step {
     Search(Board),
-    End(&'static str, GameState),
+    End(&'static str, Box<GameState>),
 }
 
 /// What applying a decision did.
@@ -248,11 +248,11 @@ async fn run_autoplay(
         let step = app.sessions.with(&id, |session| {
             let state = session.state(&id);
             Ok(if session.autoplay != generation {
-                Step::End("superseded", state)
+                Step::End("superseded", Box::new(state))
             } else if state.over {
-                Step::End("over", state)
+                Step::End("over", Box::new(state))
             } else if state.won && !state.keep_going {
-                Step::End("won", state)
+                Step::End("won", Box::new(state))
             } else {
                 Step::Search(*session.game.board())
             })
@@ -260,7 +260,7 @@ async fn run_autoplay(
         let board = match step {
             Ok(Step::Search(board)) => board,
             Ok(Step::End(reason, state)) => {
-                let _ = tx.send(end(reason, None, Some(state))).await;
+                let _ = tx.send(end(reason, None, Some(*state))).await;
                 return;
             }
             Err(err) => {
