@@ -43,11 +43,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         .transpose()
         .context("--sprt")?;
     if let (Some(a), Some(b)) = (&args.csv_a, &args.csv_b)
-        && (a == b
-            || std::fs::canonicalize(a)
-                .ok()
-                .zip(std::fs::canonicalize(b).ok())
-                .is_some_and(|(x, y)| x == y))
+        && same_file(a, b)
     {
         anyhow::bail!("--csv-a and --csv-b name the same file: each player needs its own");
     }
@@ -79,11 +75,14 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         .map_or((cores / threads).max(1), |n| usize::try_from(n).unwrap_or(1))
         .min(seeds.len());
     let (a, b) = (&sides[0], &sides[1]);
-    let shared = Mutex::new((a.records.clone(), b.records.clone()));
+    // Both sides' records, and how long a prefix the SPRT has been asked
+    // about so far (each longer prefix is asked once, so that the first one
+    // that decides is found even when a slow seed lets the prefix jump).
+    let asked = prefix(&seeds, &a.records, &b.records).len();
+    let shared = Mutex::new((a.records.clone(), b.records.clone(), asked));
     let decided = AtomicBool::new(sprt.is_some_and(|s| {
-        let (ra, rb) = (&a.records, &b.records);
-        let done = prefix(&seeds, ra, rb);
-        s.verdict(&done, args.tile).0 != Verdict::Continue
+        let done = prefix(&seeds, &a.records, &b.records);
+        s.stopping_point(&done, args.tile).is_some()
     }));
     let next = AtomicUsize::new(0);
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
@@ -140,10 +139,16 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
                             reach.b
                         );
                     }
-                    if let Some(s) = sprt
-                        && s.verdict(&done, args.tile).0 != Verdict::Continue
-                    {
-                        decided.store(true, Ordering::Relaxed);
+                    if let Some(s) = sprt {
+                        let asked = known.2;
+                        if (asked + 1..=done.len())
+                            .any(|k| s.verdict(&done[..k], args.tile).0 != Verdict::Continue)
+                        {
+                            decided.store(true, Ordering::Relaxed);
+                        }
+                        let len = done.len();
+                        drop(done);
+                        known.2 = len;
                     }
                 }
             });
@@ -171,6 +176,19 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     out.write_all(summary(args, &done, sprt).as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether two paths name one file, existing or not: their folders
+/// resolved, then their names compared.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    let resolve = |p: &std::path::Path| {
+        let folder = match p.parent() {
+            Some(f) if !f.as_os_str().is_empty() => f.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        std::fs::canonicalize(folder).ok().map(|f| f.join(p.file_name().unwrap_or_default()))
+    };
+    a == b || resolve(a).is_some_and(|x| resolve(b).is_some_and(|y| x == y))
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -221,6 +221,9 @@ pub(crate) fn endgame_of(
     if rules.size() != 4 {
         anyhow::bail!("the endgame tables play 4x4 boards only, not {0}x{0}", rules.size());
     }
+    if rules.turn_rule() != game_core::TurnRule::Standard {
+        anyhow::bail!("the endgame tables assume the standard rules, not --tutorial-rules");
+    }
     if rules.four_probability() != endgame::FOUR_PROBABILITY {
         anyhow::bail!(
             "the endgame tables assume a 4 one spawn in ten, not --four-probability {}",

@@ -111,7 +111,11 @@ fn a_resumed_comparison_plays_only_the_missing_seeds() {
 
 #[test]
 fn bad_players_and_tests_are_refused() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["compare", "--a", "--endgame", "--b", "", "--tutorial-rules"],
+            "the endgame tables assume the standard rules, not --tutorial-rules",
+        ),
         (
             &["compare", "--a", "", "--b", "", "--csv-a", "x.csv", "--csv-b", "x.csv"],
             "name the same file",

@@ -115,11 +115,15 @@ fn binomial_two_sided(k: usize, n: usize) -> f64 {
         return 1.0;
     }
     let k = k.min(n - k);
-    // ln n! by summation: exact enough for any count a tournament reaches.
-    let ln_fact = |m: usize| (2..=m).map(|i| (i as f64).ln()).sum::<f64>();
-    let ln_n = ln_fact(n);
+    // ln m! for every m up to n, by summation: exact enough for any count a
+    // tournament reaches, and linear in n.
+    let mut ln_fact = vec![0f64; n + 1];
+    for m in 2..=n {
+        ln_fact[m] = ln_fact[m - 1] + (m as f64).ln();
+    }
     let ln_half = n as f64 * std::f64::consts::LN_2;
-    let tail: f64 = (0..=k).map(|i| (ln_n - ln_fact(i) - ln_fact(n - i) - ln_half).exp()).sum();
+    let tail: f64 =
+        (0..=k).map(|i| (ln_fact[n] - ln_fact[i] - ln_fact[n - i] - ln_half).exp()).sum();
     (2.0 * tail).min(1.0)
 }
 

@@ -430,8 +430,8 @@ impl Solver {
     }
 
     /// This solver, playing the move of an endgame table wherever one
-    /// applies (see [`endgame`]): on 4x4 boards under the standard spawn
-    /// odds (a 4 one time in ten), when a chain along the snake path from a
+    /// applies (see [`endgame`]): on 4x4 boards under the standard rules
+    /// (a 4 one spawn in ten, no tutorial turn rule), when a chain along the snake path from a
     /// tile of at least 16384 ([`ENDGAME_MIN_HEAD`]) has a table and some
     /// move keeps the chain with odds above 0 of building its next tile.
     /// Elsewhere it searches as before.
@@ -454,7 +454,12 @@ impl Solver {
     /// The endgame table's decision for `board`, if one applies.
     fn endgame_decision<B: GameBoard>(&self, board: &B, rules: &Rules) -> Option<Decision> {
         let tables = self.endgame.as_deref()?;
-        if board.size() != 4 || rules.four_probability() != endgame::FOUR_PROBABILITY {
+        // The tables assume the standard rules: 4x4, a 4 one spawn in ten,
+        // and a game that goes on while some move changes the board.
+        if board.size() != 4
+            || rules.four_probability() != endgame::FOUR_PROBABILITY
+            || rules.turn_rule() != game_core::TurnRule::Standard
+        {
             return None;
         }
         let start = Instant::now();

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Limits;
 use crate::error::ApiError;
-use crate::wire::{GameState, LastMove};
+use crate::wire::{GameState, LastMove, MAX_SEED};
 
 /// One game and what the page needs around it.
 #[derive(Debug)]
@@ -58,7 +58,7 @@ impl Session {
             ApiError::new(StatusCode::CONFLICT, code, err.to_string())
         })?;
         if max_undo > 0 {
-            if self.history.len() >= max_undo {
+            while self.history.len() >= max_undo {
                 self.history.pop_front();
             }
             self.history.push_back(before);
@@ -84,6 +84,9 @@ pub(crate) struct Sessions {
     inner: Mutex<Inner>,
     max_sessions: usize,
     idle: Duration,
+    /// Undo steps kept per game (`Limits::max_undo`), also for games read
+    /// back from the games file.
+    max_undo: usize,
 }
 
 #[derive(Debug)]
@@ -97,6 +100,7 @@ impl Sessions {
             inner: Mutex::new(Inner { map: HashMap::new() }),
             max_sessions: limits.max_sessions.max(1),
             idle: limits.idle,
+            max_undo: limits.max_undo,
         }
     }
 
@@ -230,7 +234,9 @@ impl Sessions {
             };
             let game = now.game().map_err(|e| format!("game {}: {e}", g.id))?;
             let mut session = Session::new(game);
-            for earlier in &g.history {
+            // The newest steps, as many as this server keeps.
+            let skip = g.history.len().saturating_sub(self.max_undo);
+            for earlier in g.history.iter().skip(skip) {
                 let game =
                     earlier.game().map_err(|e| format!("game {}: undo history: {e}", g.id))?;
                 session.history.push_back(game);
@@ -305,6 +311,13 @@ impl StoredPosition {
     }
 
     pub(crate) fn game(&self) -> Result<Game<Board>, String> {
+        // Counts a game can reach (and JavaScript holds exactly): a larger
+        // one would overflow as the game goes on.
+        for (name, v) in [("score", self.score), ("moves", self.moves), ("seed", self.seed)] {
+            if v > MAX_SEED {
+                return Err(format!("{name} {v} is above 2^53 - 1"));
+            }
+        }
         let board: Board = self.board.parse().map_err(|e| format!("bad board: {e}"))?;
         let bytes: Vec<u8> = (0..self.spawns.len())
             .step_by(2)

@@ -253,10 +253,14 @@ async fn a_game_comes_back_from_its_position() {
 
     let mut bad = now["position"].clone();
     bad["spawns"] = Value::from("00ff");
+    // A count past 2^53 - 1 would overflow as the game goes on.
+    let mut huge_moves = now["position"].clone();
+    huge_moves["moves"] = Value::from(u64::MAX);
     for (body, code) in [
         (serde_json::json!({ "restore": bad }), "bad_position"),
         (serde_json::json!({ "restore": 5 }), "bad_position"),
         (serde_json::json!({ "restore": { "board": "2 2/2" } }), "bad_position"),
+        (serde_json::json!({ "restore": huge_moves }), "bad_position"),
         (serde_json::json!({ "restore": now["position"], "seed": 1 }), "bad_field"),
         (serde_json::json!({ "keep_going": true }), "bad_field"),
     ] {
@@ -264,6 +268,29 @@ async fn a_game_comes_back_from_its_position() {
             .await
             .assert_error(StatusCode::UNPROCESSABLE_ENTITY, code);
     }
+}
+
+/// A games file read by a server that keeps fewer undo steps keeps only
+/// the newest of them.
+#[tokio::test]
+async fn stored_undo_steps_follow_the_servers_limit() {
+    let (app, state) = app_with(limits());
+    let game = id(&new_game(&app, 8).await);
+    let mut now = send(&app, "GET", &format!("/api/games/{game}"), None).await.json();
+    for _ in 0..5 {
+        let dir = legal(&now)[0].clone();
+        now = play(&app, &game, &dir).await.json();
+    }
+    let file = std::env::temp_dir().join(format!("web-undo-{}.json", std::process::id()));
+    assert_eq!(state.save_games(&file).unwrap(), 1);
+    let (app2, state2) = app_with(Limits { max_undo: 2, ..limits() });
+    assert_eq!(state2.load_games(&file).unwrap(), 1);
+    std::fs::remove_file(&file).unwrap();
+    let undo = format!("/api/games/{game}/undo");
+    for _ in 0..2 {
+        assert_eq!(send(&app2, "POST", &undo, None).await.status, StatusCode::OK);
+    }
+    send(&app2, "POST", &undo, None).await.assert_error(StatusCode::CONFLICT, "nothing_to_undo");
 }
 
 #[tokio::test]

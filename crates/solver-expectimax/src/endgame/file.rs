@@ -175,6 +175,18 @@ impl Table {
     /// [`TableError::Header`] for another formation.
     pub fn load(path: &Path, formation: Formation) -> Result<Table, TableError> {
         let file = fs::File::open(path).map_err(TableError::Io)?;
+        // A file of the wrong length is refused before its odds are read
+        // (and memory for them taken).
+        let expected = HEADER as u64 + 2 * formation.states();
+        let found = file.metadata().map_err(TableError::Io)?.len();
+        if found < expected {
+            return Err(TableError::Truncated { expected, found });
+        }
+        if found > expected {
+            return Err(TableError::Header(format!(
+                "{found} bytes where the {formation} takes {expected}"
+            )));
+        }
         let table = Table::read_from(&mut BufReader::new(file))?;
         if table.formation() != formation {
             return Err(TableError::Header(format!(
@@ -301,8 +313,13 @@ impl Endgame {
                 event(OpenEvent::Building { formation, done, total });
             });
             // Written under a temporary name and renamed, so that a build
-            // cut off midway leaves no file that looks whole.
-            let tmp = path.with_extension("egt.part");
+            // cut off midway leaves no file that looks whole; the name is
+            // this process's and this call's own, so that two programs
+            // building into one folder at once (the command line, the web
+            // server, Python share it) do not write into each other's file.
+            static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+            let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let tmp = path.with_extension(format!("egt.{}-{n}.part", std::process::id()));
             let file = fs::File::create(&tmp).map_err(io_err(&tmp))?;
             let mut w = BufWriter::new(file);
             table.write_to(&mut w).map_err(io_err(&tmp))?;

@@ -328,3 +328,47 @@ fn open_builds_missing_tables_and_rebuilds_damaged_ones() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn two_builders_of_one_folder_do_not_spoil_each_others_files() {
+    let dir = std::env::temp_dir().join(format!("endgame-race-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let formations = [Formation::new(11, 5).unwrap(), Formation::new(12, 4).unwrap()];
+    let opened: Vec<Endgame> = std::thread::scope(|s| {
+        let handles: Vec<_> =
+            (0..2).map(|_| s.spawn(|| Endgame::open(&dir, &formations, &|_| {}))).collect();
+        handles.into_iter().map(|h| h.join().unwrap().expect("both opens succeed")).collect()
+    });
+    assert_eq!(opened[0].tables[0].odds, opened[1].tables[0].odds);
+    // What is left on disk reads back whole.
+    for f in formations {
+        Table::load(&dir.join(file_name(f)), f).expect("a whole table");
+    }
+    let leftovers = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(leftovers, 2, "no temporary file is left");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_solver_uses_the_tables_under_the_standard_rules_only() {
+    use crate::{Preset, Solver};
+    use game_core::{Rules, RulesBuilder, TurnRule};
+    let formation = Formation::new(10, 5).unwrap();
+    let tables = std::sync::Arc::new(Endgame::from_tables(vec![Table::build(formation, &|_| {})]));
+    let mut config = Preset::Fast.config();
+    config.table_bytes = 1 << 20;
+    let solver = Solver::new(config).unwrap().with_endgame(tables);
+    let board: Board = "16384 8192 4096 2048/128 256 512 1024/64 32 0 0/0 2 0 0".parse().unwrap();
+    let standard = solver.decide(&board, &Rules::default()).unwrap();
+    assert_eq!(standard.endgame, Some(formation));
+    let tutorial = solver.decide(&board, &Rules::tutorial()).unwrap();
+    assert_eq!(tutorial.endgame, None, "the tutorial's turn rule ends games the tables do not");
+    let fours = RulesBuilder {
+        four_probability: 0.5,
+        turn_rule: TurnRule::Standard,
+        ..RulesBuilder::default()
+    }
+    .build()
+    .unwrap();
+    assert_eq!(solver.decide(&board, &fours).unwrap().endgame, None);
+}
