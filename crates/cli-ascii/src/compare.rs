@@ -17,7 +17,7 @@ use solver_expectimax::play_game;
 
 use crate::cli::{CompareArgs, PlayerKind, PlayerOptions, SearchArgs};
 use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
-use crate::tournament::{CsvLog, record_of, settings_line};
+use crate::tournament::{CsvLog, lock, record_of, settings_line};
 
 /// A player's options from the text of --a or --b.
 fn player_options(name: &str, text: &str) -> anyhow::Result<SearchArgs> {
@@ -189,10 +189,6 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
         std::fs::canonicalize(folder).ok().map(|f| f.join(p.file_name().unwrap_or_default()))
     };
     a == b || resolve(a).is_some_and(|x| resolve(b).is_some_and(|y| x == y))
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The pairs of the seeds from the first on, up to the first seed that

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use game_core::{Game, GameBoard, Rules, RulesBuilder, TurnRule};
-use solver_expectimax::endgame::{self, Endgame, OpenEvent};
+use solver_expectimax::endgame::{self, Endgame, OpenEvent, RulesMismatch};
 use solver_expectimax::{
     Algorithm, Choice, Depth, ExpectimaxPlayer, Player, RandomPlayer, SearchConfig, SearchThreads,
     SharedEvaluator, Solver,
@@ -186,9 +186,7 @@ pub(crate) fn open_tables(dir: &Path, max_states: Option<u64>) -> anyhow::Result
             other => other.log_line().map_or(Ok(()), |line| writeln!(err, "{line}")),
         };
     };
-    let mut formations = endgame::default_formations();
-    formations.retain(|f| max_states.is_none_or(|n| f.states() <= n));
-    let tables = Endgame::open(dir, &formations, &report)?;
+    let tables = Endgame::open(dir, &endgame::default_formations(max_states), &report)?;
     Ok(Arc::new(tables))
 }
 
@@ -218,17 +216,20 @@ pub(crate) fn endgame_of(
     if !settings.endgame {
         return Ok(None);
     }
-    if rules.size() != 4 {
-        anyhow::bail!("the endgame tables play 4x4 boards only, not {0}x{0}", rules.size());
-    }
-    if rules.turn_rule() != game_core::TurnRule::Standard {
-        anyhow::bail!("the endgame tables assume the standard rules, not --tutorial-rules");
-    }
-    if rules.four_probability() != endgame::FOUR_PROBABILITY {
-        anyhow::bail!(
-            "the endgame tables assume a 4 one spawn in ten, not --four-probability {}",
-            rules.four_probability()
-        );
+    // The rule is the library's; the messages name this program's options.
+    match endgame::check_rules(rules) {
+        Ok(()) => {}
+        Err(RulesMismatch::Size(n)) => {
+            anyhow::bail!("the endgame tables play 4x4 boards only, not {n}x{n}")
+        }
+        Err(RulesMismatch::TurnRule) => {
+            anyhow::bail!("the endgame tables assume the standard rules, not --tutorial-rules")
+        }
+        Err(RulesMismatch::FourProbability(p)) => {
+            anyhow::bail!(
+                "the endgame tables assume a 4 one spawn in ten, not --four-probability {p}"
+            )
+        }
     }
     open_tables(&tables_dir(settings.tables.as_deref())?, settings.tables_max_states).map(Some)
 }

@@ -113,7 +113,9 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     Ok(summary_written?)
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+/// The data behind `m`, also after a holder panicked (the data is plain
+/// records, valid whatever step the panic interrupted).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -222,10 +224,7 @@ pub(crate) fn settings_line(
             if search.endgame {
                 // The tables are a pure function of their formations, so
                 // their count names them.
-                let n = endgame::default_formations()
-                    .into_iter()
-                    .filter(|f| search.tables_max_states.is_none_or(|m| f.states() <= m))
-                    .count();
+                let n = endgame::default_formations(search.tables_max_states).len();
                 line.push_str(&format!(" --endgame ({n} tables)"));
             }
             line

@@ -81,8 +81,7 @@ impl EndgameTables {
                 PyValueError::new_err("this system has no cache folder: pass path=")
             })?,
         };
-        let mut formations = endgame::default_formations();
-        formations.retain(|f| max_states.is_none_or(|n| f.states() <= n));
+        let formations = endgame::default_formations(max_states);
         let report = |event: OpenEvent<'_>| {
             if let Some(line) = event.log_line() {
                 use std::io::Write;

@@ -454,12 +454,7 @@ impl Solver {
     /// The endgame table's decision for `board`, if one applies.
     fn endgame_decision<B: GameBoard>(&self, board: &B, rules: &Rules) -> Option<Decision> {
         let tables = self.endgame.as_deref()?;
-        // The tables assume the standard rules: 4x4, a 4 one spawn in ten,
-        // and a game that goes on while some move changes the board.
-        if board.size() != 4
-            || rules.four_probability() != endgame::FOUR_PROBABILITY
-            || rules.turn_rule() != game_core::TurnRule::Standard
-        {
+        if board.size() != 4 || endgame::check_rules(rules).is_err() {
             return None;
         }
         let start = Instant::now();

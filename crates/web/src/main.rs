@@ -62,7 +62,7 @@ fn open_tables(dir: &std::path::Path) -> anyhow::Result<std::sync::Arc<Endgame>>
             let _ = writeln!(std::io::stderr().lock(), "{line}");
         }
     };
-    let tables = Endgame::open(dir, &endgame::default_formations(), &report)?;
+    let tables = Endgame::open(dir, &endgame::default_formations(None), &report)?;
     Ok(std::sync::Arc::new(tables))
 }
 

@@ -217,6 +217,9 @@ pub fn file_name(formation: Formation) -> String {
     format!("snake-{:02}-{:02}.egt", formation.fixed(), formation.goal())
 }
 
+/// The largest table of the default set, in states.
+const DEFAULT_MAX_STATES: u64 = 140_000_000;
+
 /// The tables' folder under the user's cache folder (which the frontends
 /// find with the `dirs` crate): one folder, so that one build serves the
 /// command line, the web server and Python.
@@ -262,14 +265,17 @@ impl OpenEvent<'_> {
 
 /// The formations the tables cover by default: every chain of 5 to 14
 /// tiles that fits under 32768 (its anchor at most `2^(16 - length)`),
-/// whose table has at most 140 million states (280 MB). Measured in
-/// docs/endgame.md: their size on disk and the time to build them.
-pub fn default_formations() -> Vec<Formation> {
+/// whose table has at most 140 million states (280 MB), or at most
+/// `max_states` when given (a smaller set, for little memory or a quick
+/// test). Measured in docs/endgame.md: their size on disk and the time to
+/// build them.
+pub fn default_formations(max_states: Option<u64>) -> Vec<Formation> {
+    let limit = max_states.map_or(DEFAULT_MAX_STATES, |m| m.min(DEFAULT_MAX_STATES));
     let mut out = Vec::new();
     for fixed in 5usize..=14 {
         for goal in 2..=(16 - fixed) as u8 {
             if let Ok(f) = Formation::new(fixed, goal)
-                && f.states() <= 140_000_000
+                && f.states() <= limit
             {
                 out.push(f);
             }

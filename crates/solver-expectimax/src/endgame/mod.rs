@@ -58,6 +58,59 @@ pub const MAX_STATES: u64 = 1 << 31;
 /// (the standard rules'); a solver with other rules does not use tables.
 pub const FOUR_PROBABILITY: f64 = 0.1;
 
+/// Why the tables do not hold under some rules: see [`check_rules`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RulesMismatch {
+    /// The board is not 4x4 (its size).
+    Size(usize),
+    /// The tutorial's turn rule, under which a game ends once the board is
+    /// full, where the tables play on.
+    TurnRule,
+    /// Another probability of a 4 than [`FOUR_PROBABILITY`].
+    FourProbability(f64),
+}
+
+impl fmt::Display for RulesMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesMismatch::Size(n) => {
+                write!(f, "the endgame tables play 4x4 boards only, not {n}x{n}")
+            }
+            RulesMismatch::TurnRule => {
+                write!(
+                    f,
+                    "the endgame tables assume the standard rules, not the tutorial's turn rule"
+                )
+            }
+            RulesMismatch::FourProbability(p) => {
+                write!(f, "the endgame tables assume a 4 one spawn in ten, not {p}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RulesMismatch {}
+
+/// Whether the tables were solved for `rules`: 4x4 boards, a 4 one spawn in
+/// ten, and a game that goes on while some move changes the board. The one
+/// place that says so: the solver skips the tables otherwise, and the
+/// frontends refuse `--endgame`.
+///
+/// # Errors
+/// [`RulesMismatch`] names the first rule that differs.
+pub fn check_rules(rules: &game_core::Rules) -> Result<(), RulesMismatch> {
+    if rules.size() != 4 {
+        return Err(RulesMismatch::Size(rules.size()));
+    }
+    if rules.turn_rule() != game_core::TurnRule::Standard {
+        return Err(RulesMismatch::TurnRule);
+    }
+    if rules.four_probability() != FOUR_PROBABILITY {
+        return Err(RulesMismatch::FourProbability(rules.four_probability()));
+    }
+    Ok(())
+}
+
 /// A chain of `fixed` tiles along [`SNAKE`] whose smallest (the anchor) is
 /// `2^goal`: the states are the free cells' tiles, each at most `2^goal`;
 /// the goal is a `2^goal` in a free cell beside the anchor.
