@@ -173,6 +173,8 @@ async function main() {
     await page.waitForSelector("#board .tile");
     await page.fill("#seed", "2048");
     await page.press("#seed", "Enter");
+    // The first game also has no moves and two tiles: wait for the seeded one.
+    await page.waitForFunction(() => document.querySelector("#game-seed").textContent === "2048");
     await page.waitForFunction(() => document.querySelector("#board").dataset.moves === "0");
     await page.waitForFunction(() => document.querySelectorAll("#board .tile").length === 2);
     let before = await shown(page);
