@@ -3,7 +3,6 @@
 //! stops the run once it decides.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -12,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use anyhow::Context;
 use clap::Parser;
 use records::Record;
-use records::paired::{Pair, Reach, Scores, Sprt, Verdict};
+use records::paired::{Comparison, Pair, Reach, Sprt, Verdict};
 use solver_expectimax::play_game;
 
 use crate::cli::{CompareArgs, PlayerKind, PlayerOptions, SearchArgs};
@@ -173,7 +172,9 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         done.truncate(k);
     }
     let mut out = io::stdout().lock();
-    out.write_all(summary(args, &done, sprt).as_bytes())?;
+    let comparison =
+        Comparison { a: &args.a, b: &args.b, first_seed: args.seed_start, tile: args.tile };
+    out.write_all(comparison.report(&done, sprt.as_ref()).as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -203,64 +204,4 @@ fn prefix<'r>(
         .iter()
         .map_while(|seed| Some(Pair { seed: *seed, a: a.get(seed)?, b: b.get(seed)? }))
         .collect()
-}
-
-/// The summary: the players, each one's reach rates, the paired figures of
-/// --tile and of the scores, and the SPRT's verdict.
-fn summary(args: &CompareArgs, done: &[Pair<'_>], sprt: Option<Sprt>) -> String {
-    let mut s = String::new();
-    let last = done.last().map_or(args.seed_start, |p| p.seed);
-    let _ =
-        writeln!(s, "A: {}", if args.a.trim().is_empty() { "(defaults)" } else { args.a.trim() });
-    let _ =
-        writeln!(s, "B: {}", if args.b.trim().is_empty() { "(defaults)" } else { args.b.trim() });
-    let _ = writeln!(s, "seeds {} to {last}: {} paired games", args.seed_start, done.len());
-    let _ = writeln!(s, "{:>8} {:>7} {:>7}", "reached", "A", "B");
-    // From a little below --tile (2048 at most) up to the largest tile
-    // either player made.
-    let largest = done.iter().map(|p| p.a.max_tile.max(p.b.max_tile)).max().unwrap_or(0);
-    let (low, high) = ((args.tile / 4).clamp(4, 2048), largest.max(args.tile));
-    for tile in (2..32).map(|e| 1u32 << e).filter(|t| (low..=high).contains(t)) {
-        let r = Reach::of(done, tile);
-        let rate = |k: usize| 100.0 * k as f64 / done.len().max(1) as f64;
-        let _ = writeln!(s, "{tile:>8} {:>6.1}% {:>6.1}%", rate(r.a), rate(r.b));
-    }
-    let r = Reach::of(done, args.tile);
-    let (lo, hi) = r.interval();
-    let _ = writeln!(
-        s,
-        "{}: B - A = {:+.1} points (95% interval {:+.1} to {:+.1}); only A {}, only B {}; \
-         exact McNemar p = {:.4}",
-        args.tile,
-        100.0 * r.difference(),
-        100.0 * lo,
-        100.0 * hi,
-        r.only_a,
-        r.only_b,
-        r.mcnemar_p()
-    );
-    let sc = Scores::of(done);
-    let _ = writeln!(
-        s,
-        "score: B higher on {} seeds, lower on {}; median difference {:+}; sign test p = {:.4}",
-        sc.higher,
-        sc.lower,
-        sc.median_difference,
-        sc.sign_p()
-    );
-    if let Some(t) = sprt {
-        let (verdict, llr) = t.verdict(done, args.tile);
-        let (d0, d1) = t.deltas();
-        let (alpha, beta) = t.rates();
-        let (low, high) = t.bounds();
-        let _ = writeln!(
-            s,
-            "SPRT H0: B - A = {:+.1} points, H1: {:+.1} points (alpha {alpha}, beta {beta}): \
-             {verdict} after {} seeds (LLR {llr:.2}, bounds {low:.2} and {high:.2})",
-            100.0 * d0,
-            100.0 * d1,
-            done.len()
-        );
-    }
-    s
 }

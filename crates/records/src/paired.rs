@@ -21,6 +21,7 @@
 //! ```
 
 use std::fmt;
+use std::fmt::Write as _;
 
 use crate::Record;
 
@@ -302,6 +303,84 @@ impl Sprt {
     }
 }
 
+/// The two players of a comparison as its report names them, the first
+/// seed and the tile it is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Comparison<'a> {
+    /// How player A was chosen (its options), empty for the defaults.
+    pub a: &'a str,
+    /// How player B was chosen.
+    pub b: &'a str,
+    /// The first seed of the run.
+    pub first_seed: u64,
+    /// The tile whose reach rate the McNemar test and the SPRT judge.
+    pub tile: u32,
+}
+
+impl Comparison<'_> {
+    /// The report of a comparison over `done` (its in-order seeds): the
+    /// players, each one's reach rates from a little below the tile up to
+    /// the largest tile either made, the paired figures of the tile and of
+    /// the scores, and the SPRT's verdict. The text `cli-ascii compare` and
+    /// py2048's `compare` print.
+    pub fn report(&self, done: &[Pair<'_>], sprt: Option<&Sprt>) -> String {
+        let mut s = String::new();
+        let last = done.last().map_or(self.first_seed, |p| p.seed);
+        let name = |text: &str| {
+            if text.trim().is_empty() { "(defaults)".to_owned() } else { text.trim().to_owned() }
+        };
+        let _ = writeln!(s, "A: {}", name(self.a));
+        let _ = writeln!(s, "B: {}", name(self.b));
+        let _ = writeln!(s, "seeds {} to {last}: {} paired games", self.first_seed, done.len());
+        let _ = writeln!(s, "{:>8} {:>7} {:>7}", "reached", "A", "B");
+        let largest = done.iter().map(|p| p.a.max_tile.max(p.b.max_tile)).max().unwrap_or(0);
+        let (low, high) = ((self.tile / 4).clamp(4, 2048), largest.max(self.tile));
+        for tile in (2..32).map(|e| 1u32 << e).filter(|t| (low..=high).contains(t)) {
+            let r = Reach::of(done, tile);
+            let rate = |k: usize| 100.0 * k as f64 / done.len().max(1) as f64;
+            let _ = writeln!(s, "{tile:>8} {:>6.1}% {:>6.1}%", rate(r.a), rate(r.b));
+        }
+        let r = Reach::of(done, self.tile);
+        let (lo, hi) = r.interval();
+        let _ = writeln!(
+            s,
+            "{}: B - A = {:+.1} points (95% interval {:+.1} to {:+.1}); only A {}, only B {}; \
+             exact McNemar p = {:.4}",
+            self.tile,
+            100.0 * r.difference(),
+            100.0 * lo,
+            100.0 * hi,
+            r.only_a,
+            r.only_b,
+            r.mcnemar_p()
+        );
+        let sc = Scores::of(done);
+        let _ = writeln!(
+            s,
+            "score: B higher on {} seeds, lower on {}; median difference {:+}; sign test p = {:.4}",
+            sc.higher,
+            sc.lower,
+            sc.median_difference,
+            sc.sign_p()
+        );
+        if let Some(t) = sprt {
+            let (verdict, llr) = t.verdict(done, self.tile);
+            let (d0, d1) = t.deltas();
+            let (alpha, beta) = t.rates();
+            let (low, high) = t.bounds();
+            let _ = writeln!(
+                s,
+                "SPRT H0: B - A = {:+.1} points, H1: {:+.1} points (alpha {alpha}, beta {beta}): \
+                 {verdict} after {} seeds (LLR {llr:.2}, bounds {low:.2} and {high:.2})",
+                100.0 * d0,
+                100.0 * d1,
+                done.len()
+            );
+        }
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,6 +463,39 @@ mod tests {
         assert!(k < 20, "{k}");
         assert_eq!(sprt.verdict(&p[..k], 32).0, Verdict::H1);
         assert_eq!(sprt.verdict(&p[..k - 1], 32).0, Verdict::Continue);
+    }
+
+    #[test]
+    fn the_report_names_the_players_rates_tests_and_verdict() {
+        let a: Vec<Record> = (1..=4).map(|s| game(s, if s == 1 { 32 } else { 16 }, 10)).collect();
+        let b: Vec<Record> = (1..=4).map(|s| game(s, 32, 20)).collect();
+        let sprt = Sprt::new(0.0, 0.5, 0.05, 0.05).unwrap();
+        let c = Comparison { a: " ", b: "--preset fast", first_seed: 1, tile: 32 };
+        let report = c.report(&pairs(&a, &b), Some(&sprt));
+        let lines: Vec<&str> = report.lines().collect();
+        assert_eq!(
+            lines[..4],
+            [
+                "A: (defaults)",
+                "B: --preset fast",
+                "seeds 1 to 4: 4 paired games",
+                " reached       A       B"
+            ]
+        );
+        assert_eq!(
+            lines[4..7],
+            ["       8  100.0%  100.0%", "      16  100.0%  100.0%", "      32   25.0%  100.0%"]
+        );
+        assert!(lines[7].starts_with("32: B - A = +75.0 points (95% interval "), "{}", lines[7]);
+        assert!(lines[7].ends_with("only A 0, only B 3; exact McNemar p = 0.2500"), "{}", lines[7]);
+        assert_eq!(
+            lines[8],
+            "score: B higher on 4 seeds, lower on 0; median difference +10; sign test p = 0.1250"
+        );
+        assert!(lines[9].starts_with(
+            "SPRT H0: B - A = +0.0 points, H1: +50.0 points (alpha 0.05, beta 0.05): "
+        ));
+        assert_eq!(lines.len(), 10);
     }
 
     #[test]
