@@ -93,14 +93,16 @@ impl Reach {
     }
 
     /// A 95% interval of [`Reach::difference`] (the normal approximation of
-    /// a paired difference of proportions, from the discordant seeds).
+    /// a paired difference of proportions, from the discordant seeds), cut
+    /// to the differences there can be (-1 to 1): near the ends the
+    /// approximation alone would pass them.
     pub fn interval(&self) -> (f64, f64) {
         let n = self.games.max(1) as f64;
         let d = self.difference();
         let discordant = (self.only_a + self.only_b) as f64;
         let var = (discordant / n - d * d) / n;
         let half = 1.959_963_984_540_054 * var.max(0.0).sqrt();
-        (d - half, d + half)
+        ((d - half).max(-1.0), (d + half).min(1.0))
     }
 
     /// The exact two-sided McNemar test: the probability, were both
@@ -432,6 +434,12 @@ mod tests {
         assert!((reach.difference() - 0.1).abs() < 1e-12 && lo < 0.1 && hi > 0.1);
         // 10 discordant of 100: d = 0.1, var = (0.1 - 0.01) / 100.
         assert!((hi - lo - 2.0 * 1.959_963_984_540_054 * 0.0009f64.sqrt()).abs() < 1e-9);
+        // 12 of 14 seeds only B's: the approximation alone gives +67 to +104
+        // points, a difference no two players can have.
+        let a: Vec<Record> = (0..14).map(|s| game(s, 8, 0)).collect();
+        let b: Vec<Record> = (0..14).map(|s| game(s, if s < 12 { 16 } else { 8 }, 0)).collect();
+        let (lo, hi) = Reach::of(&pairs(&a, &b), 16).interval();
+        assert!((lo - 0.674).abs() < 1e-3 && hi == 1.0, "{lo} {hi}");
     }
 
     #[test]
