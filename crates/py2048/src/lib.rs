@@ -17,6 +17,7 @@
 mod batch;
 mod encode;
 mod env;
+mod games;
 mod search;
 mod vector;
 
@@ -65,5 +66,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::EndgameTables>()?;
     m.add_function(wrap_pyfunction!(search::is_learned, m)?)?;
     batch::register(m)?;
+    games::register(m)?;
     Ok(())
 }

@@ -11,7 +11,7 @@ use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
 use solver_expectimax::endgame::{self, Endgame, OpenEvent};
-use solver_expectimax::{Depth, Preset, SearchConfig, SharedEvaluator};
+use solver_expectimax::{Algorithm, Depth, Preset, SearchConfig, SharedEvaluator};
 
 use crate::batch::grid_of;
 use crate::{gym_action, value_error};
@@ -57,7 +57,7 @@ type DecisionTuple = (usize, [Option<f64>; 4], u32, f64, Option<String>);
 #[pyclass(module = "py2048._native", frozen)]
 #[derive(Debug)]
 pub(crate) struct EndgameTables {
-    tables: Arc<Endgame>,
+    pub(crate) tables: Arc<Endgame>,
     #[pyo3(get)]
     path: String,
     #[pyo3(get)]
@@ -100,10 +100,114 @@ impl EndgameTables {
     }
 }
 
+/// The settings a caller may give over a preset's, as Python passes them
+/// (`None`: the preset's).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Overrides {
+    pub(crate) time_ms: Option<u64>,
+    pub(crate) depth: Option<u32>,
+    pub(crate) threads: Option<usize>,
+    pub(crate) prob_cutoff: Option<f32>,
+    pub(crate) depth_bonus: Option<i32>,
+    pub(crate) heuristic: Option<f32>,
+}
+
+/// `preset`'s search settings with `o` applied; a `ValueError` for a
+/// setting the preset does not have (as cli-ascii refuses the option).
+pub(crate) fn search_config(preset: Preset, o: &Overrides) -> PyResult<SearchConfig> {
+    let mut config: SearchConfig = preset.config();
+    if let Some(ms) = o.time_ms {
+        if ms == 0 {
+            return Err(PyValueError::new_err("time_ms must be at least 1"));
+        }
+        config.time_budget = Some(Duration::from_millis(ms));
+    }
+    if let Some(depth) = o.depth {
+        config.depth = Depth::Fixed(depth);
+    }
+    if let Some(threads) = o.threads {
+        config.threads = threads;
+    }
+    if let Some(p) = o.prob_cutoff {
+        match &mut config.algorithm {
+            Algorithm::Expectimax { prob_cutoff, .. } | Algorithm::Learned { prob_cutoff, .. } => {
+                *prob_cutoff = p;
+            }
+            Algorithm::Tutorial => {
+                return Err(PyValueError::new_err(
+                    "prob_cutoff does not apply to the tutorial preset, which searches every spawn",
+                ));
+            }
+        }
+    }
+    if let Some(b) = o.depth_bonus {
+        match &mut config.depth {
+            Depth::Adaptive { bonus, .. } if o.depth.is_none() => *bonus = b,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "depth_bonus applies to an adaptive depth (the fast, default and max presets, \
+                     without depth=), not to {preset}{}",
+                    if o.depth.is_some() { " with depth=" } else { "" }
+                )));
+            }
+        }
+    }
+    if let Some(w) = o.heuristic {
+        match &mut config.algorithm {
+            Algorithm::Learned { heuristic, .. } => *heuristic = w,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "heuristic= applies to the learned presets only, not to {preset}"
+                )));
+            }
+        }
+    }
+    Ok(config)
+}
+
+/// The network of a learned `preset` from `weights` (which it needs), or
+/// `None` for a heuristic preset (which must not be given one).
+pub(crate) fn network_of(
+    preset: Preset,
+    weights: Option<PathBuf>,
+) -> PyResult<Option<SharedEvaluator>> {
+    if !preset.is_learned() {
+        return match weights {
+            Some(_) => Err(PyValueError::new_err(format!(
+                "weights= is for the learned presets (ntuple, ntuple-deep), not {preset}"
+            ))),
+            None => Ok(None),
+        };
+    }
+    let path = weights.ok_or_else(|| {
+        PyValueError::new_err(format!("the learned preset {preset} needs weights=PATH"))
+    })?;
+    let net: SharedEvaluator = load_network(&path)?;
+    Ok(Some(net))
+}
+
+/// A solver of `config`, with its network and its endgame tables.
+pub(crate) fn solver_of(
+    config: SearchConfig,
+    net: Option<&SharedEvaluator>,
+    endgame: Option<&Arc<Endgame>>,
+) -> PyResult<solver_expectimax::Solver> {
+    let solver = match net {
+        Some(net) => solver_expectimax::Solver::with_evaluator(config, Arc::clone(net)),
+        None => solver_expectimax::Solver::new(config),
+    }
+    .map_err(value_error)?;
+    Ok(match endgame {
+        Some(tables) => solver.with_endgame(Arc::clone(tables)),
+        None => solver,
+    })
+}
+
 #[pymethods]
 impl Solver {
     #[new]
-    #[pyo3(signature = (preset, time_ms=None, depth=None, threads=None, weights=None, endgame=None))]
+    #[pyo3(signature = (preset, time_ms=None, depth=None, threads=None, weights=None, endgame=None, prob_cutoff=None, depth_bonus=None, heuristic=None))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn new(
         py: Python<'_>,
         preset: &str,
@@ -112,43 +216,18 @@ impl Solver {
         threads: Option<usize>,
         weights: Option<PathBuf>,
         endgame: Option<PyRef<'_, EndgameTables>>,
+        prob_cutoff: Option<f32>,
+        depth_bonus: Option<i32>,
+        heuristic: Option<f32>,
     ) -> PyResult<Solver> {
         let preset: Preset = preset.parse().map_err(value_error)?;
-        let mut config: SearchConfig = preset.config();
-        if let Some(ms) = time_ms {
-            if ms == 0 {
-                return Err(PyValueError::new_err("time_ms must be at least 1"));
-            }
-            config.time_budget = Some(Duration::from_millis(ms));
-        }
-        if let Some(depth) = depth {
-            config.depth = Depth::Fixed(depth);
-        }
-        if let Some(threads) = threads {
-            config.threads = threads;
-        }
-        let learned = preset.is_learned();
-        if !learned && weights.is_some() {
-            return Err(PyValueError::new_err(format!(
-                "weights= is for the learned presets (ntuple, ntuple-deep), not {preset}"
-            )));
-        }
+        let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
+        let config = search_config(preset, &overrides)?;
+        let net = network_of(preset, weights)?;
+        let tables = endgame.map(|t| Arc::clone(&t.tables));
         // Making a solver allocates (and may touch) its table: no GIL needed.
-        let solver = if learned {
-            let path = weights.ok_or_else(|| {
-                PyValueError::new_err(format!("the learned preset {preset} needs weights=PATH"))
-            })?;
-            let net: SharedEvaluator = load_network(&path)?;
-            py.detach(|| solver_expectimax::Solver::with_evaluator(config, net))
-        } else {
-            py.detach(|| solver_expectimax::Solver::new(config))
-        }
-        .map_err(value_error)?;
-        let solver = match endgame {
-            Some(tables) => solver.with_endgame(Arc::clone(&tables.tables)),
-            None => solver,
-        };
-        Ok(Solver { solver, learned })
+        let solver = py.detach(|| solver_of(config, net.as_ref(), tables.as_ref()))?;
+        Ok(Solver { solver, learned: preset.is_learned() })
     }
 
     /// The best action for a board of exponents `(n, n)` under a

@@ -7,6 +7,7 @@ gymnasium-2048's (0 up, 1 right, 2 down, 3 left) and a packed board is a
 """
 
 import os
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -117,6 +118,9 @@ class Solver:
         threads: int | None = None,
         weights: str | os.PathLike[str] | None = None,
         endgame: EndgameTables | None = None,
+        prob_cutoff: float | None = None,
+        depth_bonus: int | None = None,
+        heuristic: float | None = None,
     ) -> None: ...
     def decide(
         self, exponents: npt.NDArray[np.uint8], four_probability: float = 0.1
@@ -150,3 +154,45 @@ def slide_board(
 ) -> tuple[npt.NDArray[np.uint8], int, bool]: ...
 def board_over(exponents: npt.NDArray[np.uint8]) -> bool: ...
 def is_learned(preset: str) -> bool: ...
+
+# py2048.distributed's native half (src/games.rs).
+_RecordTuple = tuple[int, int, int, int, float, int | None, int | None]
+_SprtTuple = tuple[float, float, float, float]
+
+class GamePlayer:
+    threads: int
+    def __init__(
+        self,
+        preset: str,
+        time_ms: int | None = None,
+        depth: int | None = None,
+        threads: int | None = None,
+        weights: str | os.PathLike[str] | None = None,
+        endgame: EndgameTables | None = None,
+        prob_cutoff: float | None = None,
+        depth_bonus: int | None = None,
+        heuristic: float | None = None,
+        size: int = 4,
+        four_probability: float = 0.1,
+    ) -> None: ...
+    def play(self, seed: int, max_moves: int | None = None) -> _RecordTuple: ...
+
+def endgame_table_count(max_states: int | None = None) -> int: ...
+def csv_header() -> str: ...
+def csv_line(record: _RecordTuple) -> str: ...
+def read_csv(text: str) -> list[_RecordTuple]: ...
+def made_by(text: str) -> str | None: ...
+def made_by_line(settings: str) -> str: ...
+def check_sprt(sprt: _SprtTuple) -> None: ...
+def paired(
+    a: list[_RecordTuple], b: list[_RecordTuple], tile: int, sprt: _SprtTuple | None = None
+) -> dict[str, Any]: ...
+def compare_report(
+    a_name: str,
+    b_name: str,
+    first_seed: int,
+    tile: int,
+    a: list[_RecordTuple],
+    b: list[_RecordTuple],
+    sprt: _SprtTuple | None = None,
+) -> str: ...

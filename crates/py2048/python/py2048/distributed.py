@@ -1,0 +1,710 @@
+"""Tournaments and paired comparisons on a Ray cluster.
+
+Each game is a Ray task that plays one seed to its end in our Rust player,
+in-process and with the GIL released; the results stream back to the
+driver, which appends each finished game to its records file at once (the
+format of ``cli-ascii tournament --csv``), so a run cut off keeps every
+finished game and the same call with ``resume=True`` plays only the missing
+seeds. The players are deterministic: a seed gives the same game as
+``cli-ascii tournament`` with the same options (seed, score, largest tile
+and moves; only the times differ).
+
+Needs the ``ray`` extra (``pip install "py2048[ray]"``). Without an
+``address`` a local Ray instance is started (every core of this machine);
+with one (``"auto"``, or ``"HOST:6379"`` of a head started by ``ray start
+--head``) the games run on that cluster, where every node needs py2048
+installed. A weights file travels to the workers through Ray's object store
+and is written once per node; endgame tables are read, or built, once per
+node in ``tables`` (default: each node's cache folder). See docs/python.md.
+
+>>> from py2048.distributed import Player, tournament, compare  # doctest: +SKIP
+>>> t = tournament(Player("fast"), games=20, seed_start=1, csv="fast.csv")  # doctest: +SKIP
+>>> c = compare(Player("fast"), Player("fast", depth_bonus=1), games=200,
+...             seed_start=1501, tile=4096, sprt=(0.0, 0.05))  # doctest: +SKIP
+>>> print(c.report)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import math
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from py2048 import _native
+from py2048.board import whole
+from py2048.solver import PRESETS, SHIPPED_WEIGHTS
+
+__all__ = [
+    "Comparison",
+    "Player",
+    "Record",
+    "Tournament",
+    "compare",
+    "tournament",
+]
+
+#: The tiles a tournament's summary counts.
+MILESTONES = (2048, 4096, 8192, 16384, 32768, 65536, 131072)
+
+
+class Record(NamedTuple):
+    """One finished game, as the records file keeps it."""
+
+    seed: int
+    score: int
+    max_tile: int
+    moves: int
+    #: The game's wall-clock time in milliseconds.
+    millis: float
+    #: The median time per move in whole microseconds (``None`` in records
+    #: made before it was measured).
+    median_decision_micros: int | None
+    #: The 99th percentile of the time per move, in microseconds.
+    p99_decision_micros: int | None
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who plays: the options of ``cli-ascii tournament`` as fields.
+
+    Args:
+        preset: one of :data:`py2048.PRESETS`.
+        time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic: the
+            search settings over the preset's (``--time-ms`` and so on).
+        weights: a learned preset's weights file on the driver (default: the
+            shipped one); it reaches every node through Ray's object store.
+        endgame: play the endgame tables' move on late-game chains.
+        tables: the tables' folder on each node (default: its cache
+            folder); ``tables_max_states`` only the tables that small.
+        size, four_probability: the rules (4x4, a 4 one spawn in ten).
+
+    A player is plain data: it pickles, and each worker process builds the
+    native player once and keeps it for every game it plays.
+    """
+
+    preset: str = "default"
+    time_ms: int | None = None
+    depth: int | None = None
+    threads: int | None = None
+    weights: str | None = None
+    endgame: bool = False
+    tables: str | None = None
+    tables_max_states: int | None = None
+    prob_cutoff: float | None = None
+    depth_bonus: int | None = None
+    heuristic: float | None = None
+    size: int = 4
+    four_probability: float = 0.1
+
+    def __post_init__(self) -> None:
+        if self.preset not in PRESETS:
+            raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {self.preset!r}")
+        ints = {
+            "time_ms": (1, 2**64 - 1),
+            "depth": (1, 2**32 - 1),
+            "threads": (1, _native.MAX_THREADS),
+            "tables_max_states": (1, 2**64 - 1),
+            "depth_bonus": (-12, 12),
+            "size": (2, 8),
+        }
+        for name, (low, high) in ints.items():
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, whole(value, name, minimum=low, maximum=high))
+        for name in ("prob_cutoff", "heuristic", "four_probability"):
+            value = getattr(self, name)
+            if value is not None:
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+                if not math.isfinite(value) or value < 0:
+                    raise ValueError(f"{name} must be a finite number of 0 or more, got {value}")
+                object.__setattr__(self, name, float(value))
+        if self.prob_cutoff is not None and self.prob_cutoff > 1:
+            raise ValueError(f"prob_cutoff must lie in 0 to 1, got {self.prob_cutoff}")
+        if self.weights is not None:
+            object.__setattr__(self, "weights", os.fspath(self.weights))
+        if self.tables is not None:
+            object.__setattr__(self, "tables", os.fspath(self.tables))
+        if not self.endgame and (self.tables is not None or self.tables_max_states is not None):
+            raise ValueError("tables= and tables_max_states= need endgame=True")
+
+    @property
+    def learned(self) -> bool:
+        """Whether the preset searches with the learned network."""
+        return bool(_native.is_learned(self.preset))
+
+    def weights_path(self) -> str | None:
+        """The weights file a learned player loads on the driver."""
+        if not self.learned:
+            return None
+        return SHIPPED_WEIGHTS if self.weights is None else self.weights
+
+    def options(self) -> str:
+        """The options of ``cli-ascii`` that give this player."""
+        parts = [f"--preset {self.preset}"]
+        for name in ("depth", "time_ms", "threads", "prob_cutoff", "depth_bonus", "heuristic"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append(f"--{name.replace('_', '-')} {_number(value)}")
+        if self.weights is not None:
+            parts.append(f"--weights {self.weights}")
+        if self.endgame:
+            parts.append("--endgame")
+            if self.tables is not None:
+                parts.append(f"--tables {self.tables}")
+            if self.tables_max_states is not None:
+                parts.append(f"--tables-max-states {self.tables_max_states}")
+        if self.size != 4:
+            parts.append(f"--size {self.size}")
+        if self.four_probability != 0.1:
+            parts.append(f"--four-probability {_number(self.four_probability)}")
+        return " ".join(parts)
+
+    def settings_line(self, max_moves: int | None) -> str:
+        """The settings that decide this player's games, as ``cli-ascii
+        tournament`` names them in a records file: a file one of them wrote
+        resumes in the other."""
+        parts = [f"--preset {self.preset}"]
+        if self.depth is not None:
+            parts.append(f"--depth {self.depth}")
+        if self.time_ms is not None:
+            parts.append(f"--time-ms {self.time_ms}")
+            # The thread count decides games only under a time budget.
+            if self.threads is not None:
+                parts.append(f"--threads {self.threads}")
+        for name in ("prob_cutoff", "depth_bonus", "heuristic"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append(f"--{name.replace('_', '-')} {_number(value)}")
+        path = self.weights_path()
+        if path is not None:
+            real = os.path.realpath(path)
+            size = os.path.getsize(real) if os.path.isfile(real) else 0
+            parts.append(f"--weights {real} ({size} bytes)")
+        if self.endgame:
+            parts.append(f"--endgame ({_native.endgame_table_count(self.tables_max_states)} tables)")
+        parts.append(f"--size {self.size} --four-probability {_number(self.four_probability)}")
+        if max_moves is not None:
+            parts.append(f"--max-moves {max_moves}")
+        return " ".join(parts)
+
+    def _native(self, weights: str | None) -> Any:
+        """The native player, with the network from ``weights``."""
+        tables = None
+        if self.endgame:
+            tables = _tables(self.tables, self.tables_max_states)
+        return _native.GamePlayer(
+            self.preset,
+            self.time_ms,
+            self.depth,
+            self.threads,
+            weights,
+            tables,
+            self.prob_cutoff,
+            self.depth_bonus,
+            self.heuristic,
+            self.size,
+            self.four_probability,
+        )
+
+
+def _number(value: float | int) -> str:
+    """A number as Rust's ``Display`` writes it (``1``, ``0.01``)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+@functools.lru_cache(maxsize=2)
+def _tables(path: str | None, max_states: int | None) -> Any:
+    """A process's endgame tables, read (or built) once."""
+    return _native.EndgameTables(path, max_states)
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A finished (or resumed) tournament's games."""
+
+    player: Player
+    #: Every game of the run's seeds, by seed (earlier ones included).
+    records: list[Record]
+    #: How many games this call played (the rest were in the file).
+    played: int
+    #: Seconds this call took.
+    seconds: float
+
+    def reach_rate(self, tile: int) -> float:
+        """The share of games that reached ``tile``."""
+        return sum(r.max_tile >= tile for r in self.records) / max(1, len(self.records))
+
+    def summary(self) -> str:
+        """The games' reach rates and scores, one line each."""
+        n = len(self.records)
+        scores = sorted(r.score for r in self.records)
+        lines = [f"player  {self.player.options()}", f"games   {n}"]
+        for tile in MILESTONES:
+            k = sum(r.max_tile >= tile for r in self.records)
+            lines.append(f"reached {tile:<6} {100 * k / max(1, n):5.1f}% ({k})")
+        if scores:
+            lines.append(f"score median {_median(scores):.0f}, mean {sum(scores) / n:.0f}")
+        lines.append(f"played {self.played} game(s) in {self.seconds:.1f} s")
+        return "\n".join(lines)
+
+
+def _median(sorted_values: Sequence[int]) -> float:
+    n = len(sorted_values)
+    mid = n // 2
+    return float(sorted_values[mid]) if n % 2 else (sorted_values[mid - 1] + sorted_values[mid]) / 2
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A finished comparison: the paired games up to where it stopped."""
+
+    a: Player
+    b: Player
+    #: The tile whose reach rate the tests judge.
+    tile: int
+    #: Player A's and B's games of the seeds counted (in order, from the
+    #: first seed, stopped where an SPRT decided).
+    records_a: list[Record]
+    records_b: list[Record]
+    #: The figures: ``games``, ``reached_a``, ``reached_b``, ``only_a``,
+    #: ``only_b``, ``difference`` (B - A, a share), ``interval`` (95%),
+    #: ``mcnemar_p``, ``b_higher``, ``b_lower``, ``median_score_difference``,
+    #: ``sign_p``; with an SPRT also ``verdict`` (``"H0"``, ``"H1"`` or
+    #: ``None``), ``llr``, ``bounds`` and ``stopping_point``.
+    stats: dict[str, Any]
+    #: The text ``cli-ascii compare`` prints for the same games.
+    report: str
+    #: How many games this call played (both sides).
+    played: int
+    seconds: float = field(default=0.0)
+
+    @property
+    def verdict(self) -> str | None:
+        """The SPRT's verdict: ``"H0"``, ``"H1"``, or ``None`` (undecided or
+        no SPRT)."""
+        return self.stats.get("verdict")
+
+
+class _RecordsFile:
+    """A records file, a line appended and flushed as each game ends
+    (``cli-ascii tournament --csv``'s rules: a new file gets the settings
+    line and the header; ``resume`` reads an existing one, which must have
+    been made with the same settings)."""
+
+    def __init__(self, path: str | os.PathLike[str], resume: bool, settings: str) -> None:
+        self.path = Path(path)
+        self.earlier: list[Record] = []
+        text = ""
+        if resume and self.path.exists():
+            text = self.path.read_text(encoding="utf-8")
+        if text.strip():
+            theirs = _native.made_by(text)
+            if theirs is None:
+                raise ValueError(
+                    f"cannot resume {self.path}: it does not say which settings played its games"
+                    " (no `# made by:` line before its header); write to another file"
+                )
+            if theirs != settings:
+                raise ValueError(
+                    f"cannot resume {self.path}: its games were played with `{theirs}`, not"
+                    f" `{settings}`; give the same settings, or write to another file"
+                )
+            try:
+                self.earlier = [Record(*r) for r in _native.read_csv(text)]
+            except ValueError as e:
+                raise ValueError(f"cannot resume {self.path}: {e}") from e
+            self._out = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+        else:
+            self._out = open(self.path, "w", encoding="utf-8")  # noqa: SIM115
+            self._out.write(_native.made_by_line(settings))
+            self._out.write(_native.csv_header() + "\n")
+            self._out.flush()
+
+    def append(self, record: Record) -> None:
+        self._out.write(_native.csv_line(tuple(record)))
+        self._out.flush()
+
+    def close(self) -> None:
+        self._out.close()
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError as e:
+        raise ImportError(
+            'py2048.distributed needs Ray: pip install "py2048[ray]"'
+        ) from e
+    return ray
+
+
+@contextlib.contextmanager
+def _session(address: str | None) -> Iterator[Any]:
+    """Ray, connected: to a running session as it is, else started (or
+    joined at ``address``) for the call and shut down after it."""
+    ray = _ray()
+    if ray.is_initialized():
+        yield ray
+        return
+    if address is None:
+        ray.init(include_dashboard=False, log_to_driver=True)
+    else:
+        ray.init(address=address, log_to_driver=True)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+class _Shipped(NamedTuple):
+    """A weights file on its way to the workers: its digest, and its bytes
+    in the object store (inside a list, so that Ray hands the task the
+    reference, not 50 MB per game)."""
+
+    digest: str
+    name: str
+    ref: list[Any]
+
+
+def _ship(ray: Any, path: str | None) -> _Shipped | None:
+    if path is None:
+        return None
+    if not os.path.isfile(path):
+        raise FileNotFoundError(
+            f"the learned network's weights file {path} does not exist: pass weights= an existing"
+            " weights file (cli-ascii export-weights writes one)"
+        )
+    data = Path(path).read_bytes()
+    return _Shipped(hashlib.sha256(data).hexdigest(), Path(path).name, [ray.put(data)])
+
+
+def _local_weights(shipped: _Shipped | None) -> str | None:
+    """The shipped weights' path on this node: written once per node (by
+    whichever worker comes first; a temporary name, then a rename)."""
+    if shipped is None:
+        return None
+    folder = Path(tempfile.gettempdir()) / "py2048-weights"
+    path = folder / f"{shipped.digest[:32]}-{shipped.name}"
+    if not path.is_file():
+        data = _ray().get(shipped.ref[0])
+        if hashlib.sha256(data).hexdigest() != shipped.digest:
+            raise RuntimeError("the weights file changed on its way to this node")
+        folder.mkdir(parents=True, exist_ok=True)
+        part = folder / f".{path.name}.{os.getpid()}.part"
+        part.write_bytes(data)
+        os.replace(part, path)
+    return str(path)
+
+
+#: A worker process's native players, by player and weights digest: each
+#: is built once (its network loaded, its tables read) for every game the
+#: process plays; two at most (a comparison's two sides).
+_PLAYERS: dict[tuple[Player, str | None], Any] = {}
+
+
+def _play(player: Player, shipped: _Shipped | None, seed: int, max_moves: int | None) -> tuple:
+    """One game on a worker (a Ray task)."""
+    key = (player, None if shipped is None else shipped.digest)
+    native = _PLAYERS.get(key)
+    if native is None:
+        if len(_PLAYERS) >= 2:
+            _PLAYERS.clear()
+        native = _PLAYERS[key] = player._native(_local_weights(shipped))
+    return native.play(seed, max_moves)
+
+
+@functools.lru_cache(maxsize=1)
+def _remote() -> Any:
+    # Retried on a worker or node that dies; a Python error (bad settings
+    # on that node) is not retried.
+    return _ray().remote(max_retries=5, retry_exceptions=False)(_play)
+
+
+class _Progress:
+    """A progress line on stderr: games done and the running rates."""
+
+    def __init__(self, total: int, enabled: bool, tile: int | None = None) -> None:
+        self.total, self.enabled, self.tile = total, enabled, tile
+        self.tty = sys.stderr.isatty()
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.done = 0
+
+    def update(self, text: str) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        elapsed = now - self.start
+        rate = 60 * self.done / elapsed if elapsed > 0 else 0.0
+        line = f"{self.done}/{self.total} games ({rate:.1f}/min) · {text}"
+        if self.tty:
+            sys.stderr.write(f"\r\x1b[2K{line}")
+            sys.stderr.flush()
+        elif now - self.last >= 10 or self.done == self.total:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+            self.last = now
+
+    def finish(self) -> None:
+        if self.enabled and self.tty and self.done:
+            sys.stderr.write("\n")
+
+
+def _rates(records: Sequence[Record], count: int = 3) -> str:
+    """The reach rates of the ``count`` largest milestones reached."""
+    if not records:
+        return "no game yet"
+    n = len(records)
+    best = max((r.max_tile for r in records), default=0)
+    tiles = [t for t in MILESTONES if t <= max(best, 2048)][-count:]
+    return ", ".join(f"{t} {100 * sum(r.max_tile >= t for r in records) / n:.1f}%" for t in tiles)
+
+
+def _check_player(player: Player) -> int:
+    """Builds the player on the driver, so that bad settings, a missing
+    network or unusable tables fail before the first game; the CPUs each of
+    its games takes (its search threads, at most this machine's cores)."""
+    if not isinstance(player, Player):
+        raise TypeError(f"a player is a py2048.distributed.Player, not {type(player).__name__}")
+    threads = player._native(player.weights_path()).threads
+    return max(1, min(int(threads), os.cpu_count() or 1))
+
+
+def tournament(
+    player: Player,
+    games: int,
+    seed_start: int = 1,
+    *,
+    csv: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    max_moves: int | None = None,
+    address: str | None = None,
+    progress: bool = True,
+    in_flight: int | None = None,
+) -> Tournament:
+    """Plays the seeds ``seed_start`` .. ``seed_start + games - 1`` on Ray.
+
+    Args:
+        csv: the records file; each game is appended as it ends.
+        resume: read ``csv`` first and play only the seeds it lacks (it must
+            have been made with the same settings).
+        max_moves: end each game after this many moves.
+        address: the Ray cluster (default: a local one, or the session
+            already initialised).
+        progress: a progress line on stderr.
+        in_flight: the most games submitted at once (default: twice the
+            cluster's CPUs).
+
+    A ``KeyboardInterrupt`` cancels the games in flight; the file keeps
+    every finished one.
+    """
+    games = whole(games, "games", minimum=1)
+    seed_start = whole(seed_start, "seed_start")
+    if max_moves is not None:
+        max_moves = whole(max_moves, "max_moves", minimum=1)
+    cpus = _check_player(player)
+    seeds = [seed_start + i for i in range(games)]
+    if seeds[-1] >= 2**64:
+        raise ValueError("the last seed must be below 2**64")
+    log = None if csv is None else _RecordsFile(csv, resume, player.settings_line(max_moves))
+    start = time.monotonic()
+    try:
+        done = {} if log is None else {r.seed: r for r in log.earlier}
+        todo = [(0, s) for s in seeds if s not in done]
+        new = _run([player], [cpus], [log], todo, max_moves, address, progress, in_flight, None)
+        done.update(new[0])
+    finally:
+        if log is not None:
+            log.close()
+    records = [done[s] for s in seeds if s in done]
+    return Tournament(player, records, len(new[0]), time.monotonic() - start)
+
+
+def compare(
+    a: Player,
+    b: Player,
+    games: int,
+    seed_start: int = 1,
+    *,
+    tile: int = 32768,
+    sprt: tuple[float, float] | None = None,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    csv_a: str | os.PathLike[str] | None = None,
+    csv_b: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    address: str | None = None,
+    progress: bool = True,
+    in_flight: int | None = None,
+) -> Comparison:
+    """Two players on the same seeds, on Ray, with ``cli-ascii compare``'s
+    paired statistics (exact McNemar test on reaching ``tile``, sign test on
+    the scores) and, with ``sprt=(delta0, delta1)``, a sequential test of
+    "B reaches ``tile`` ``delta0`` more often than A" against ``delta1``
+    (shares, so 0.05 is 5 points) that stops the run as soon as it decides,
+    with error rates ``alpha`` and ``beta``. The figures count the seeds in
+    order from the first, up to where the test decided.
+    """
+    games = whole(games, "games", minimum=1)
+    seed_start = whole(seed_start, "seed_start")
+    tile = whole(tile, "tile", minimum=2, maximum=2**31)
+    if tile & (tile - 1):
+        raise ValueError(f"tile must be a power of two, got {tile}")
+    test = None
+    if sprt is not None:
+        d0, d1 = sprt
+        test = (float(d0), float(d1), float(alpha), float(beta))
+        _native.check_sprt(test)
+    if csv_a is not None and csv_b is not None and _same_file(csv_a, csv_b):
+        raise ValueError("csv_a and csv_b name the same file: each player needs its own")
+    cpus = [_check_player(a), _check_player(b)]
+    seeds = [seed_start + i for i in range(games)]
+    if seeds[-1] >= 2**64:
+        raise ValueError("the last seed must be below 2**64")
+    logs = [
+        None if path is None else _RecordsFile(path, resume, p.settings_line(None))
+        for p, path in ((a, csv_a), (b, csv_b))
+    ]
+    start = time.monotonic()
+    try:
+        known = [{r.seed: r for r in log.earlier} if log else {} for log in logs]
+        todo = [(side, s) for s in seeds for side in (0, 1) if s not in known[side]]
+        stop = _SprtStop(seeds, known, tile, test) if test else None
+        played = 0
+        if stop is None or not stop.decided():
+            new = _run([a, b], cpus, logs, todo, None, address, progress, in_flight, stop)
+            for side in (0, 1):
+                known[side].update(new[side])
+            played = len(new[0]) + len(new[1])
+    finally:
+        for log in logs:
+            if log is not None:
+                log.close()
+    prefix = _prefix(seeds, known)
+    if test is not None:
+        stats = _native.paired([tuple(x) for x, _ in prefix], [tuple(y) for _, y in prefix], tile, test)
+        if stats["stopping_point"] is not None:
+            prefix = prefix[: stats["stopping_point"]]
+    ra = [x for x, _ in prefix]
+    rb = [y for _, y in prefix]
+    stats = _native.paired([tuple(r) for r in ra], [tuple(r) for r in rb], tile, test)
+    report = _native.compare_report(
+        a.options(), b.options(), seed_start, tile, [tuple(r) for r in ra], [tuple(r) for r in rb], test
+    )
+    return Comparison(a, b, tile, ra, rb, stats, report, played, time.monotonic() - start)
+
+
+def _same_file(x: str | os.PathLike[str], y: str | os.PathLike[str]) -> bool:
+    return os.path.realpath(x) == os.path.realpath(y)
+
+
+def _prefix(seeds: Sequence[int], known: list[dict[int, Record]]) -> list[tuple[Record, Record]]:
+    """The seeds' pairs from the first seed on, up to the first seed either
+    side lacks: what the statistics read, so that the verdict does not
+    depend on which games ended first."""
+    out = []
+    for s in seeds:
+        if s not in known[0] or s not in known[1]:
+            break
+        out.append((known[0][s], known[1][s]))
+    return out
+
+
+class _SprtStop:
+    """Whether the SPRT has decided on some prefix of the seeds played so
+    far (each new prefix asked once)."""
+
+    def __init__(
+        self,
+        seeds: Sequence[int],
+        known: list[dict[int, Record]],
+        tile: int,
+        test: tuple[float, float, float, float],
+    ) -> None:
+        self.seeds, self.tile, self.test = seeds, tile, test
+        self.known = [dict(k) for k in known]
+
+    def add(self, side: int, record: Record) -> None:
+        self.known[side][record.seed] = record
+
+    def decided(self) -> bool:
+        prefix = _prefix(self.seeds, self.known)
+        if not prefix:
+            return False
+        stats = _native.paired(
+            [tuple(x) for x, _ in prefix], [tuple(y) for _, y in prefix], self.tile, self.test
+        )
+        return stats["stopping_point"] is not None
+
+
+def _run(
+    players: list[Player],
+    cpus: list[int],
+    logs: list[_RecordsFile | None],
+    todo: list[tuple[int, int]],
+    max_moves: int | None,
+    address: str | None,
+    progress: bool,
+    in_flight: int | None,
+    stop: _SprtStop | None,
+) -> list[dict[int, Record]]:
+    """Plays ``todo`` (side, seed) on Ray, in order, at most ``in_flight``
+    at once; each finished game goes to its side's file at once."""
+    results: list[dict[int, Record]] = [{} for _ in players]
+    if not todo:
+        return results
+    with _session(address) as ray:
+        shipped = [_ship(ray, p.weights_path()) for p in players]
+        limit = in_flight or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+        play = _remote()
+        bar = _Progress(len(todo), progress)
+        pending: dict[Any, int] = {}
+        queue = list(reversed(todo))
+        try:
+            while queue or pending:
+                while queue and len(pending) < limit:
+                    side, seed = queue.pop()
+                    task = play.options(num_cpus=cpus[side]).remote(
+                        players[side], shipped[side], seed, max_moves
+                    )
+                    pending[task] = side
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                for task in ready:
+                    side = pending.pop(task)
+                    record = Record(*ray.get(task))
+                    results[side][record.seed] = record
+                    if logs[side] is not None:
+                        logs[side].append(record)
+                    if len(results) == 1:
+                        bar.update(_rates(list(results[0].values())))
+                    else:
+                        a, b = (list(r.values()) for r in results)
+                        bar.update(f"A: {_rates(a, 2)} | B: {_rates(b, 2)}")
+                    if stop is not None:
+                        stop.add(side, record)
+                        if stop.decided():
+                            queue.clear()
+                            for other in pending:
+                                ray.cancel(other)
+                            pending.clear()
+                            break
+        except BaseException:
+            for task in pending:
+                ray.cancel(task)
+            raise
+        finally:
+            bar.finish()
+    return results

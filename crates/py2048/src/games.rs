@@ -1,0 +1,294 @@
+//! Whole games and their records for Python's tournaments and comparisons
+//! (`py2048.distributed`): a player that plays a seeded game to its end
+//! without the GIL, the records file's format, and the paired statistics.
+//! The games are `solver_expectimax::play_game`'s and the format and the
+//! statistics the `records` crate's, as in `cli-ascii tournament` and
+//! `compare`, so that the same seeds give the same games and the same
+//! report.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use game_core::{Board, Grid, Rules, RulesBuilder};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use records::Record;
+use records::paired::{Comparison, Reach, Scores, Sprt, Verdict, pairs};
+use solver_expectimax::endgame::{self, Endgame};
+use solver_expectimax::{
+    ExpectimaxPlayer, GameRecord, Preset, SearchConfig, SharedEvaluator, play_game,
+};
+
+use crate::search::{EndgameTables, Overrides, network_of, search_config, solver_of};
+use crate::value_error;
+
+/// A record as Python sees it: seed, score, max tile, moves, milliseconds,
+/// the median and the 99th percentile of the time per move in microseconds
+/// (`None` in records made before they were measured).
+type RecordTuple = (u64, u64, u32, u64, f64, Option<u64>, Option<u64>);
+
+fn tuple_of(r: &Record) -> RecordTuple {
+    (
+        r.seed,
+        r.score,
+        r.max_tile,
+        r.moves,
+        r.millis,
+        r.median_decision_micros,
+        r.p99_decision_micros,
+    )
+}
+
+fn record_of(t: &RecordTuple) -> Record {
+    let (seed, score, max_tile, moves, millis, median, p99) = *t;
+    Record {
+        seed,
+        score,
+        max_tile,
+        moves,
+        millis,
+        median_decision_micros: median,
+        p99_decision_micros: p99,
+    }
+}
+
+/// A finished game as the records keep it (as `cli-ascii tournament`
+/// writes it: the time to the microsecond, times per move in whole
+/// microseconds).
+fn game_record(game: &GameRecord) -> Record {
+    Record {
+        seed: game.seed,
+        score: game.score,
+        max_tile: game.max_tile,
+        moves: game.moves,
+        millis: game.duration.as_micros() as f64 / 1e3,
+        median_decision_micros: Some(game.decision_median.as_micros() as u64),
+        p99_decision_micros: Some(game.decision_p99.as_micros() as u64),
+    }
+}
+
+/// A player of whole games: the search settings, the network and the
+/// endgame tables, loaded once and shared by every game it plays.
+#[pyclass(module = "py2048._native", frozen)]
+pub(crate) struct GamePlayer {
+    config: SearchConfig,
+    net: Option<SharedEvaluator>,
+    endgame: Option<Arc<Endgame>>,
+    rules: Rules,
+}
+
+impl std::fmt::Debug for GamePlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The network has no Debug form: whether there is one says enough.
+        f.debug_struct("GamePlayer")
+            .field("config", &self.config)
+            .field("learned", &self.net.is_some())
+            .field("endgame", &self.endgame.is_some())
+            .field("rules", &self.rules)
+            .finish()
+    }
+}
+
+#[pymethods]
+impl GamePlayer {
+    #[new]
+    #[pyo3(signature = (preset, time_ms=None, depth=None, threads=None, weights=None, endgame=None, prob_cutoff=None, depth_bonus=None, heuristic=None, size=4, four_probability=0.1))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
+    fn new(
+        preset: &str,
+        time_ms: Option<u64>,
+        depth: Option<u32>,
+        threads: Option<usize>,
+        weights: Option<PathBuf>,
+        endgame: Option<PyRef<'_, EndgameTables>>,
+        prob_cutoff: Option<f32>,
+        depth_bonus: Option<i32>,
+        heuristic: Option<f32>,
+        size: usize,
+        four_probability: f64,
+    ) -> PyResult<GamePlayer> {
+        let preset: Preset = preset.parse().map_err(value_error)?;
+        let rules = RulesBuilder { size, four_probability, ..RulesBuilder::default() }
+            .build()
+            .map_err(value_error)?;
+        if preset.is_learned() && size != 4 {
+            return Err(PyValueError::new_err(format!(
+                "the learned presets play 4x4 boards only, not {size}x{size}"
+            )));
+        }
+        if endgame.is_some() {
+            endgame::check_rules(&rules).map_err(value_error)?;
+        }
+        let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
+        let config = search_config(preset, &overrides)?;
+        let net = network_of(preset, weights)?;
+        let endgame = endgame.map(|t| Arc::clone(&t.tables));
+        // Bad settings fail here, not in the first game.
+        solver_of(config, net.as_ref(), endgame.as_ref())?;
+        Ok(GamePlayer { config, net, endgame, rules })
+    }
+
+    /// The search threads each game uses (what a scheduler reserves).
+    #[getter]
+    fn threads(&self) -> usize {
+        self.config.threads
+    }
+
+    /// Plays the game of `seed` to its end (or `max_moves`) with the GIL
+    /// released: a fresh solver for each game, as `cli-ascii tournament`
+    /// plays it, so that the same seed gives the same game.
+    #[pyo3(signature = (seed, max_moves=None))]
+    fn play(&self, py: Python<'_>, seed: u64, max_moves: Option<u64>) -> PyResult<RecordTuple> {
+        let game = py.detach(|| -> PyResult<GameRecord> {
+            let solver = solver_of(self.config, self.net.as_ref(), self.endgame.as_ref())?;
+            let mut player = ExpectimaxPlayer::with_solver(solver);
+            let (rules, player) = (self.rules, &mut player);
+            if rules.size() == 4 {
+                play_game::<Board, _>(player, rules, seed, max_moves)
+            } else {
+                play_game::<Grid, _>(player, rules, seed, max_moves)
+            }
+            .map_err(value_error)
+        })?;
+        Ok(tuple_of(&game_record(&game)))
+    }
+}
+
+/// How many tables the endgame tables of at most `max_states` states are
+/// (all of them without a limit): what names them in a records file.
+#[pyfunction]
+#[pyo3(signature = (max_states=None))]
+fn endgame_table_count(max_states: Option<u64>) -> usize {
+    endgame::default_formations(max_states).len()
+}
+
+/// The records file's header line.
+#[pyfunction]
+fn csv_header() -> &'static str {
+    records::CSV_HEADER
+}
+
+/// A record's line in the records file, newline included.
+#[pyfunction]
+fn csv_line(record: RecordTuple) -> String {
+    let mut out = Vec::new();
+    record_of(&record).write_csv_line(&mut out).expect("writing to memory");
+    String::from_utf8(out).expect("the line is ASCII")
+}
+
+/// The records of a records file's text; a `ValueError` saying which line
+/// is bad.
+#[pyfunction]
+fn read_csv(text: &str) -> PyResult<Vec<RecordTuple>> {
+    let records = records::read_csv(text).map_err(value_error)?;
+    Ok(records.iter().map(tuple_of).collect())
+}
+
+/// The settings a records file's "made by" line names, if it has one.
+#[pyfunction]
+fn made_by(text: &str) -> Option<&str> {
+    records::made_by(text)
+}
+
+/// The "made by" line naming `settings`, newline included.
+#[pyfunction]
+fn made_by_line(settings: &str) -> String {
+    let mut out = Vec::new();
+    records::write_made_by(&mut out, settings).expect("writing to memory");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The SPRT of `(delta0, delta1, alpha, beta)`, or a `ValueError`.
+fn sprt_of(sprt: Option<(f64, f64, f64, f64)>) -> PyResult<Option<Sprt>> {
+    sprt.map(|(d0, d1, alpha, beta)| Sprt::new(d0, d1, alpha, beta).map_err(value_error))
+        .transpose()
+}
+
+/// Checks an SPRT's hypotheses and error rates: a `ValueError` if it
+/// cannot take them.
+#[pyfunction]
+fn check_sprt(sprt: (f64, f64, f64, f64)) -> PyResult<()> {
+    sprt_of(Some(sprt)).map(|_| ())
+}
+
+/// The paired figures of two players' records of the same seeds, for
+/// `tile`, as a dict; with `sprt`, its verdict and the first prefix of
+/// seeds on which it decided.
+#[pyfunction]
+#[pyo3(signature = (a, b, tile, sprt=None))]
+fn paired(
+    py: Python<'_>,
+    a: Vec<RecordTuple>,
+    b: Vec<RecordTuple>,
+    tile: u32,
+    sprt: Option<(f64, f64, f64, f64)>,
+) -> PyResult<Py<pyo3::types::PyDict>> {
+    let sprt = sprt_of(sprt)?;
+    let (a, b): (Vec<Record>, Vec<Record>) =
+        (a.iter().map(record_of).collect(), b.iter().map(record_of).collect());
+    let done = pairs(&a, &b);
+    let reach = Reach::of(&done, tile);
+    let (low, high) = reach.interval();
+    let scores = Scores::of(&done);
+    let d = pyo3::types::PyDict::new(py);
+    d.set_item("games", done.len())?;
+    d.set_item("tile", tile)?;
+    d.set_item("reached_a", reach.a)?;
+    d.set_item("reached_b", reach.b)?;
+    d.set_item("only_a", reach.only_a)?;
+    d.set_item("only_b", reach.only_b)?;
+    d.set_item("difference", reach.difference())?;
+    d.set_item("interval", (low, high))?;
+    d.set_item("mcnemar_p", reach.mcnemar_p())?;
+    d.set_item("b_higher", scores.higher)?;
+    d.set_item("b_lower", scores.lower)?;
+    d.set_item("median_score_difference", scores.median_difference)?;
+    d.set_item("sign_p", scores.sign_p())?;
+    if let Some(t) = sprt {
+        let (verdict, llr) = t.verdict(&done, tile);
+        let verdict = match verdict {
+            Verdict::H0 => Some("H0"),
+            Verdict::H1 => Some("H1"),
+            Verdict::Continue => None,
+        };
+        d.set_item("verdict", verdict)?;
+        d.set_item("llr", llr)?;
+        d.set_item("bounds", t.bounds())?;
+        d.set_item("stopping_point", t.stopping_point(&done, tile))?;
+    }
+    Ok(d.unbind())
+}
+
+/// `cli-ascii compare`'s report of two players' records of the same seeds
+/// (`a_name`, `b_name`: how each was chosen).
+#[pyfunction]
+#[pyo3(signature = (a_name, b_name, first_seed, tile, a, b, sprt=None))]
+fn compare_report(
+    a_name: &str,
+    b_name: &str,
+    first_seed: u64,
+    tile: u32,
+    a: Vec<RecordTuple>,
+    b: Vec<RecordTuple>,
+    sprt: Option<(f64, f64, f64, f64)>,
+) -> PyResult<String> {
+    let sprt = sprt_of(sprt)?;
+    let (a, b): (Vec<Record>, Vec<Record>) =
+        (a.iter().map(record_of).collect(), b.iter().map(record_of).collect());
+    let comparison = Comparison { a: a_name, b: b_name, first_seed, tile };
+    Ok(comparison.report(&pairs(&a, &b), sprt.as_ref()))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<GamePlayer>()?;
+    m.add_function(wrap_pyfunction!(endgame_table_count, m)?)?;
+    m.add_function(wrap_pyfunction!(csv_header, m)?)?;
+    m.add_function(wrap_pyfunction!(csv_line, m)?)?;
+    m.add_function(wrap_pyfunction!(read_csv, m)?)?;
+    m.add_function(wrap_pyfunction!(made_by, m)?)?;
+    m.add_function(wrap_pyfunction!(made_by_line, m)?)?;
+    m.add_function(wrap_pyfunction!(check_sprt, m)?)?;
+    m.add_function(wrap_pyfunction!(paired, m)?)?;
+    m.add_function(wrap_pyfunction!(compare_report, m)?)?;
+    Ok(())
+}

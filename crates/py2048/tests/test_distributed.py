@@ -1,0 +1,325 @@
+"""py2048.distributed against a real Ray cluster: a head and a worker node,
+one CPU each, started with `ray start` on this machine; the records equal
+`cli-ascii tournament`'s and `compare`'s for the same seeds, a worker killed
+mid-run loses no game, a resumed run plays only the missing seeds.
+
+Needs the `ray` extra (CI installs it: ci-requirements.txt) and the
+cli-ascii binary (PY2048_CLI, which ci.sh sets; else target/debug or
+target/release of this checkout). Outside CI a missing one skips."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import py2048
+from py2048 import _native
+
+CI = os.environ.get("PY2048_CI") == "1"
+
+if CI:
+    import ray
+else:
+    ray = pytest.importorskip("ray")
+
+from py2048.distributed import Player, compare, tournament  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _cli() -> str:
+    given = os.environ.get("PY2048_CLI")
+    candidates = [given] if given else [str(ROOT / "target" / p / "cli-ascii") for p in ("debug", "release")]
+    for c in candidates:
+        if c and os.path.isfile(c):
+            return c
+    if CI:
+        pytest.fail(f"the cli-ascii binary is missing (looked for {candidates})")
+    pytest.skip("no cli-ascii binary: cargo build -p cli-ascii")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _ray_bin() -> str:
+    return str(Path(sys.executable).parent / "ray")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A head node and a worker node, one CPU each, each a `ray start
+    --block` process of its own (stopped with it, leaving no other Ray of
+    this machine touched)."""
+    port = _free_port()
+    # A throwaway cluster of this test's own: no token to share between the
+    # nodes and the driver (set here, so that the driver reads it too).
+    os.environ["RAY_AUTH_MODE"] = "disabled"
+    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+    common = ["--num-cpus", "1", "--block", "--disable-usage-stats"]
+    head = subprocess.Popen(
+        [_ray_bin(), "start", "--head", "--port", str(port), "--include-dashboard", "false", *common],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    nodes = [head]
+    try:
+        address = f"127.0.0.1:{port}"
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or head.poll() is not None:
+                    pytest.fail("the Ray head did not start")
+                time.sleep(0.5)
+        worker = subprocess.Popen(
+            [_ray_bin(), "start", "--address", address, *common],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        nodes.append(worker)
+        ray.init(address=address, log_to_driver=False)
+        while len([n for n in ray.nodes() if n["Alive"]]) < 2:
+            if time.monotonic() > deadline:
+                pytest.fail(f"the worker node did not join: {ray.nodes()}")
+            time.sleep(0.5)
+        assert ray.cluster_resources().get("CPU") == 2
+        yield address
+    finally:
+        ray.shutdown()
+        for p in reversed(nodes):
+            os.killpg(p.pid, signal.SIGTERM)
+        for p in nodes:
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+        # `ray start --head` names its cluster in this file, where a later
+        # `ray.init()` on this machine would look for one to join.
+        marker = Path(tempfile.gettempdir()) / "ray" / "ray_current_cluster"
+        with contextlib.suppress(OSError):
+            if marker.read_text().strip().endswith(f":{port}"):
+                marker.unlink()
+
+
+def _cli_records(args: list[str], csv: Path) -> list[tuple[int, int, int, int]]:
+    subprocess.run([_cli(), *args, "--csv", str(csv)], check=True, capture_output=True)
+    return _games(csv)
+
+
+def _games(csv: Path) -> list[tuple[int, int, int, int]]:
+    """Each game's seed, score, largest tile and moves (the times differ
+    from run to run)."""
+    rows = _native.read_csv(csv.read_text())
+    return sorted((r[0], r[1], r[2], r[3]) for r in rows)
+
+
+FAST1 = Player("fast", depth=1)
+
+
+def test_a_tournament_plays_the_clis_games_on_both_nodes(cluster, tmp_path):
+    ours = tmp_path / "ray.csv"
+    t = tournament(FAST1, games=8, seed_start=41, csv=ours, progress=False)
+    assert [r.seed for r in t.records] == list(range(41, 49))
+    assert t.played == 8
+    cli = _cli_records(
+        ["tournament", "--preset", "fast", "--depth", "1", "--games", "8", "--seed-start", "41"],
+        tmp_path / "cli.csv",
+    )
+    assert _games(ours) == cli
+    assert [(r.seed, r.score, r.max_tile, r.moves) for r in t.records] == cli
+    # The same settings line: either program resumes the other's file.
+    assert _native.made_by(ours.read_text()) == _native.made_by((tmp_path / "cli.csv").read_text())
+
+
+def _need_weights() -> None:
+    if not os.path.isfile(py2048.SHIPPED_WEIGHTS):
+        pytest.skip(f"the shipped weights file {py2048.SHIPPED_WEIGHTS} is missing")
+
+
+def test_a_learned_player_gets_its_network_through_the_object_store(cluster, tmp_path):
+    _need_weights()
+    weights = tmp_path / "copy.n2048"
+    shutil.copyfile(py2048.SHIPPED_WEIGHTS, weights)
+    player = Player("ntuple", depth=1, weights=str(weights))
+    t = tournament(player, games=4, seed_start=141, csv=tmp_path / "ray.csv", progress=False)
+    cli = _cli_records(
+        ["tournament", "--preset", "ntuple", "--depth", "1", "--weights", str(weights),
+         "--games", "4", "--seed-start", "141"],
+        tmp_path / "cli.csv",
+    )
+    assert [(r.seed, r.score, r.max_tile, r.moves) for r in t.records] == cli
+    assert min(r.max_tile for r in t.records) >= 2048  # the network, not a stand-in
+
+
+def test_a_resumed_run_plays_only_the_missing_seeds(cluster, tmp_path):
+    csv = tmp_path / "games.csv"
+    first = tournament(FAST1, games=3, seed_start=61, csv=csv, progress=False)
+    assert first.played == 3
+    again = tournament(FAST1, games=6, seed_start=61, csv=csv, resume=True, progress=False)
+    assert again.played == 3
+    assert [r.seed for r in again.records] == list(range(61, 67))
+    assert [g[0] for g in _games(csv)] == list(range(61, 67))
+    # A file made with other settings is refused, not mixed in.
+    with pytest.raises(ValueError, match="were played with"):
+        tournament(Player("fast", depth=2), games=6, seed_start=61, csv=csv, resume=True)
+    # The CLI resumes the Python file and finds nothing left to play.
+    out = subprocess.run(
+        [_cli(), "tournament", "--preset", "fast", "--depth", "1", "--games", "6",
+         "--seed-start", "61", "--csv", str(csv), "--resume"],
+        check=True, capture_output=True, text=True,
+    )
+    assert "6 (seeds 61 to 66)" in out.stdout
+    assert len(_games(csv)) == 6
+
+
+def test_a_comparison_matches_the_clis(cluster, tmp_path):
+    a, b = Player("fast", depth=1), Player("fast", depth=2)
+    c = compare(a, b, games=6, seed_start=81, tile=2048, csv_a=tmp_path / "a.csv",
+                csv_b=tmp_path / "b.csv", progress=False)
+    assert c.stats["games"] == 6 and c.played == 12
+    out = subprocess.run(
+        [_cli(), "compare", "--a", a.options(), "--b", b.options(), "--games", "6",
+         "--seed-start", "81", "--tile", "2048", "--csv-a", str(tmp_path / "ca.csv"),
+         "--csv-b", str(tmp_path / "cb.csv")],
+        check=True, capture_output=True, text=True,
+    )
+    assert c.report == out.stdout
+    assert _games(tmp_path / "a.csv") == _games(tmp_path / "ca.csv")
+    assert _games(tmp_path / "b.csv") == _games(tmp_path / "cb.csv")
+
+
+def test_an_sprt_stops_a_comparison_once_it_decides(cluster, tmp_path):
+    # Depth 1 against depth 2 on reaching 2048: a clear gap, so a test of
+    # "no gain" against "30 points" accepts H1 well before 60 seeds.
+    a, b = Player("fast", depth=1), Player("fast", depth=2)
+    c = compare(a, b, games=60, seed_start=101, tile=2048, sprt=(0.0, 0.3), alpha=0.05,
+                beta=0.05, progress=False)
+    assert c.verdict in ("H0", "H1")
+    assert c.stats["games"] == c.stats["stopping_point"] < 60
+    assert c.played < 120
+    assert "SPRT H0: B - A = +0.0 points, H1: +30.0 points" in c.report
+    assert f"after {c.stats['games']} seeds" in c.report
+
+
+def _task_workers() -> list[int]:
+    """The worker processes running a game now (Ray titles a worker by its
+    task while it runs one)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmd = (proc / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if cmd.startswith(b"ray::_play"):
+                pids.append(int(proc.name))
+    return pids
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds workers in /proc")
+def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path):
+    csv = tmp_path / "killed.csv"
+    player = Player("fast")  # games of a few seconds: time to kill one
+    result: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            result["t"] = tournament(player, games=6, seed_start=121, csv=csv, progress=False)
+        except BaseException as e:  # the assertion below reports it
+            result["error"] = e
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    killed = None
+    deadline = time.monotonic() + 120
+    while killed is None and time.monotonic() < deadline and thread.is_alive():
+        # Kill a worker in the middle of a game, once a game has finished.
+        if csv.exists() and len(_native.read_csv(csv.read_text())) >= 1:
+            workers = _task_workers()
+            if workers:
+                killed = workers[0]
+                os.kill(killed, signal.SIGKILL)
+        time.sleep(0.05)
+    thread.join(timeout=600)
+    assert "error" not in result, result.get("error")
+    assert killed is not None, "no worker was caught playing"
+    t = result["t"]
+    assert [r.seed for r in t.records] == list(range(121, 127))
+    cli = _cli_records(
+        ["tournament", "--preset", "fast", "--games", "6", "--seed-start", "121"], tmp_path / "cli.csv"
+    )
+    # Every game once, the same games as the CLI's.
+    assert _games(csv) == cli
+
+
+def test_bad_settings_fail_before_any_game(tmp_path):
+    with pytest.raises(ValueError, match="preset"):
+        Player("strongest")
+    with pytest.raises(ValueError, match="depth_bonus"):
+        tournament(Player("fast", depth=2, depth_bonus=1), games=1, progress=False)
+    with pytest.raises(ValueError, match="heuristic"):
+        tournament(Player("fast", heuristic=0.5), games=1, progress=False)
+    with pytest.raises(ValueError, match="need endgame=True"):
+        Player("fast", tables=str(tmp_path))
+    with pytest.raises(ValueError, match="same file"):
+        compare(FAST1, FAST1, games=1, csv_a=tmp_path / "x.csv", csv_b=tmp_path / "x.csv")
+    with pytest.raises(ValueError, match="SPRT"):
+        compare(FAST1, FAST1, games=1, sprt=(0.1, 0.0))
+    with pytest.raises(FileNotFoundError):
+        tournament(Player("ntuple", weights=str(tmp_path / "none.n2048")), games=1)
+    with pytest.raises(TypeError):
+        tournament("fast", games=1)  # type: ignore[arg-type]
+
+
+def test_players_pickle_and_name_their_options():
+    import pickle
+
+    _need_weights()
+    p = Player("ntuple", depth=2, heuristic=0.0, endgame=True, tables_max_states=1000)
+    assert pickle.loads(pickle.dumps(p)) == p
+    assert p.options() == "--preset ntuple --depth 2 --heuristic 0 --endgame --tables-max-states 1000"
+    shipped = os.path.realpath(py2048.SHIPPED_WEIGHTS)
+    size = os.path.getsize(shipped)
+    tables = _native.endgame_table_count(1000)
+    assert p.settings_line(None) == (
+        f"--preset ntuple --depth 2 --heuristic 0 --weights {shipped} ({size} bytes)"
+        f" --endgame ({tables} tables) --size 4 --four-probability 0.1"
+    )
+
+
+def test_without_ray_the_error_says_how_to_get_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails
+    from py2048 import distributed
+
+    with pytest.raises(ImportError, match=r'pip install "py2048\[ray\]"'):
+        distributed.tournament(FAST1, games=1, progress=False)
+
+
+def test_the_records_format_is_the_clis():
+    line = _native.csv_line((3, 1000, 128, 90, 1.5, 12, None))
+    assert line == "3,1000,128,90,1.500,12,\n"
+    text = _native.made_by_line("--preset fast") + _native.csv_header() + "\n" + line
+    assert _native.made_by(text) == "--preset fast"
+    assert _native.read_csv(text) == [(3, 1000, 128, 90, 1.5, 12, None)]
+    with pytest.raises(ValueError):
+        _native.read_csv(_native.csv_header() + "\n3,x\n")
