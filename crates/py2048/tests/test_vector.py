@@ -38,10 +38,16 @@ def test_next_step_autoreset():
     assert ended >= 3
 
 
-def test_env_i_plays_the_games_of_a_single_env_seeded_s_plus_i():
+@pytest.mark.parametrize(
+    "obs_mode, max_pow",
+    # The batch writes packed boards' observations by a path of its own
+    # (issue 35's speed); the single env's is the general one.
+    [("exponents", 16), ("onehot", 16), ("onehot", 11), ("onehot", 18)],
+)
+def test_env_i_plays_the_games_of_a_single_env_seeded_s_plus_i(obs_mode, max_pow):
     n, seed = 3, 40
-    vec = py2048.VectorEnv2048(num_envs=n, obs_mode="exponents")
-    singles = [py2048.Env2048(obs_mode="exponents") for _ in range(n)]
+    vec = py2048.VectorEnv2048(num_envs=n, obs_mode=obs_mode, max_pow=max_pow)
+    singles = [py2048.Env2048(obs_mode=obs_mode, max_pow=max_pow) for _ in range(n)]
     obs, _ = vec.reset(seed=seed)
     single_obs = [e.reset(seed=seed + i)[0] for i, e in enumerate(singles)]
     pending = [False] * n
