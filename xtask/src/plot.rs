@@ -7,8 +7,8 @@
 
 use std::fmt::Write;
 
-use crate::summary::percentile;
 use crate::svg::{self, Page, escape};
+use records::summary::percentile;
 
 /// One distribution to draw, e.g. the scores of one preset's tournament.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::bench::{self, BenchArgs, BenchRow};
 use crate::machine::Machine;
 use crate::plot::{self, Series};
-use crate::summary::{REACH_TILES, Summary};
+use crate::summary::{self, REACH_TILES, median_decision_millis, reach_rates};
 use crate::util::{Result, cargo, format_duration, project_root, run_checked, target_dir};
 
 /// Scratch space for the per-game CSV files (ignored by git).
@@ -352,16 +352,16 @@ fn render_markdown(report: &Report) -> String {
             "" => run.preset.to_owned(),
             note => format!("{} ({note})", run.preset),
         };
-        match Summary::of(records) {
+        match summary::of(records) {
             Some(s) => md.push_str(&format!(
-                "| {} | {} | {seeds} | {:.0} | {} | {} | {} | {} | {} | {} |\n",
+                "| {} | {} | {seeds} | {:.0} | {} | {:.0} | {} | {} | {} | {} |\n",
                 preset,
                 s.games,
                 s.mean_score,
-                s.p10,
-                s.median,
-                s.p90,
-                s.max,
+                s.percentiles.p10,
+                s.median_score,
+                s.percentiles.p90,
+                s.percentiles.max,
                 s.millis_per_move().map_or("–".to_owned(), format_millis),
                 format_duration(run.outcome.wall),
             )),
@@ -378,9 +378,9 @@ fn render_markdown(report: &Report) -> String {
     md.push('\n');
     for run in &report.runs {
         md.push_str(&format!("| {} |", run.preset));
-        match Summary::of(&run.outcome.records) {
+        match summary::of(&run.outcome.records) {
             Some(s) => {
-                s.reach.iter().for_each(|rate| md.push_str(&format!(" {:.1}% |", rate * 100.0)))
+                reach_rates(&s).for_each(|rate| md.push_str(&format!(" {:.1}% |", rate * 100.0)))
             }
             None => md.push_str(&" – |".repeat(REACH_TILES.len())),
         }
@@ -442,19 +442,19 @@ fn long_runs_markdown(runs: &[LongRun]) -> String {
     md.push_str(&"---:|".repeat(REACH_TILES.len()));
     md.push('\n');
     for run in runs {
-        let Some(s) = Summary::of(&run.records) else { continue };
-        let medians = s.median_decision_millis.map_or("–".to_owned(), |(low, high)| {
+        let Some(s) = summary::of(&run.records) else { continue };
+        let medians = median_decision_millis(&s).map_or("–".to_owned(), |(low, high)| {
             format!("{} to {}", format_millis(low), format_millis(high))
         });
         md.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {medians} |",
+            "| {} | {} | {:.0} | {} | {} | {medians} |",
             run.name,
             s.games,
-            s.median,
-            s.max,
+            s.median_score,
+            s.percentiles.max,
             s.millis_per_move().map_or("–".to_owned(), format_millis),
         ));
-        s.reach.iter().for_each(|rate| md.push_str(&format!(" {:.1}% |", rate * 100.0)));
+        reach_rates(&s).for_each(|rate| md.push_str(&format!(" {:.1}% |", rate * 100.0)));
         md.push('\n');
     }
     md.push('\n');
@@ -470,9 +470,9 @@ fn scaling_markdown(scaling: &[(usize, Outcome)]) -> String {
          count; the speed-up is in moves per second of game time.\n\n\
          | threads | games | moves per second | speed-up |\n|---:|---:|---:|---:|\n"
     );
-    let base = scaling.first().and_then(|(_, o)| Summary::of(&o.records)?.moves_per_second());
+    let base = scaling.first().and_then(|(_, o)| summary::of(&o.records)?.moves_per_second());
     for (threads, outcome) in scaling {
-        let rate = Summary::of(&outcome.records).and_then(|s| s.moves_per_second());
+        let rate = summary::of(&outcome.records).and_then(|s| s.moves_per_second());
         let speed_up = match (rate, base) {
             (Some(rate), Some(base)) if base > 0.0 => format!("{:.2}x", rate / base),
             _ => "–".to_owned(),
@@ -572,13 +572,13 @@ mod tests {
         assert!(md.contains("- CPU: Test CPU (2 logical CPUs)"));
         assert!(
             md.contains(
-                "| fast | 2 | 5..=6 | 30000 | 20000 | 20000 | 40000 | 40000 | 2.00 ms | 3.0s |"
+                "| fast | 2 | 5..=6 | 30000 | 20000 | 30000 | 40000 | 40000 | 2.00 ms | 3.0s |"
             ),
             "{md}"
         );
         assert!(md.contains("| default (first 1,500 moves) | 0 | – |"), "{md}");
         assert!(
-            md.contains("| default-long | 2 | 300000 | 600000 | 2.00 ms | 1.60 ms to 1.70 ms |"),
+            md.contains("| default-long | 2 | 450000 | 600000 | 2.00 ms | 1.60 ms to 1.70 ms |"),
             "{md}"
         );
         assert!(md.contains("- `default-long`: by hand"), "{md}");

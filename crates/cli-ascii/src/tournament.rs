@@ -10,10 +10,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use game_core::{Game, GameBoard};
 use records::Record;
+use records::summary::{MILESTONES, Summary};
 use solver_expectimax::endgame;
 use solver_expectimax::{
-    Choice, GameRecord, MILESTONES, Player, SearchThreads, Summary, TournamentSpec,
-    run_tournament_except,
+    Choice, GameRecord, Player, SearchThreads, TournamentSpec, run_tournament_except,
 };
 
 use crate::cli::{PlayerKind, RulesArgs, SearchArgs, TournamentArgs};
@@ -367,39 +367,25 @@ fn summary_table(
     parallel: usize,
     wall: Duration,
 ) -> String {
-    // The summary reads the seed, score, tile, moves and time of each game;
-    // the times per decision come from the records (`move_times`), where a
-    // game recorded before they were measured has none.
-    let games: Vec<GameRecord> = records
-        .iter()
-        .map(|r| GameRecord {
-            seed: r.seed,
-            score: r.score,
-            max_tile: r.max_tile,
-            moves: r.moves,
-            duration: Duration::from_secs_f64(r.millis / 1e3),
-            decision_median: Duration::ZERO,
-            decision_p99: Duration::ZERO,
-        })
-        .collect();
-    let s = Summary::of(&games);
+    let s = Summary::of(records);
     let who = setup::who_plays(&args.search);
     let last_seed = args.seed_start.wrapping_add(args.games.saturating_sub(1));
     let mut rows: Vec<(String, String)> = vec![
         ("player".into(), who),
         ("games".into(), format!("{} (seeds {} to {last_seed})", s.games, args.seed_start)),
     ];
-    for (tile, reached) in MILESTONES.iter().zip(s.reached) {
-        let rate = s.reach_rate(*tile) * 100.0;
-        rows.push((format!("reached {tile}"), format!("{rate:5.1}% ({reached})")));
+    for tile in MILESTONES {
+        let rate = s.reach_rate(tile) * 100.0;
+        rows.push((format!("reached {tile}"), format!("{rate:5.1}% ({})", s.reached(tile))));
     }
-    let (min, max) = (s.score_percentiles.min, s.score_percentiles.max);
+    let (min, max) = (s.percentiles.min, s.percentiles.max);
     rows.push(("score min".into(), min.to_string()));
     rows.push(("score median".into(), s.median_score.to_string()));
     rows.push(("score mean".into(), format!("{:.0}", s.mean_score)));
     rows.push(("score max".into(), max.to_string()));
     rows.push(("moves".into(), s.moves.to_string()));
-    rows.push(("moves/s".into(), format!("{:.1} (per game)", s.moves_per_second())));
+    let per_second = s.moves_per_second().unwrap_or(0.0);
+    rows.push(("moves/s".into(), format!("{per_second:.1} (per game)")));
     if let Some(times) = move_times(records) {
         rows.push(("time per move".into(), times));
     }

@@ -13,13 +13,15 @@
 use std::io::{self, Write};
 
 use game_core::{Board, Rules};
+use records::Record;
+use records::summary::Summary;
 use solver_expectimax::{
-    Algorithm, ExpectimaxPlayer, GameRecord, SearchConfig, Summary, TournamentSpec, Weights,
-    run_tournament,
+    Algorithm, ExpectimaxPlayer, GameRecord, SearchConfig, TournamentSpec, Weights, run_tournament,
 };
 
 use crate::cli::TuneArgs;
 use crate::setup;
+use crate::tournament::record_of;
 
 /// A tunable weight: how to read it and how to change it.
 struct Knob {
@@ -92,7 +94,8 @@ fn mean_and_standard_error(values: &[f64]) -> (f64, f64) {
 }
 
 fn row(out: &mut impl Write, label: &str, trial: &Trial, verdict: &str) -> io::Result<()> {
-    let s = Summary::of(&trial.records);
+    let records: Vec<Record> = trial.records.iter().map(record_of).collect();
+    let s = Summary::of(&records);
     writeln!(
         out,
         "| {label} | {:.0} | {} | {:.1}% | {:.1}% | {verdict} |",

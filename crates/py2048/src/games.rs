@@ -14,6 +14,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use records::Record;
 use records::paired::{Comparison, Reach, Scores, Sprt, Verdict, pairs};
+use records::summary::Summary;
 use solver_expectimax::endgame::{self, Endgame};
 use solver_expectimax::{
     ExpectimaxPlayer, GameRecord, Preset, SearchConfig, SharedEvaluator, play_game,
@@ -198,6 +199,34 @@ fn made_by_line(settings: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// The records crate's summary of `records`, as a dict: `games`,
+/// `mean_score`, `median_score`, `percentiles` (min, 10, 25, 50, 75, 90,
+/// max; nearest rank), `moves`, `millis`, `reached` (tile: games, for
+/// `tiles`).
+#[pyfunction]
+fn summary(
+    py: Python<'_>,
+    records: Vec<RecordTuple>,
+    tiles: Vec<u32>,
+) -> PyResult<Py<pyo3::types::PyDict>> {
+    let records: Vec<Record> = records.iter().map(record_of).collect();
+    let s = Summary::of(&records);
+    let p = s.percentiles;
+    let d = pyo3::types::PyDict::new(py);
+    d.set_item("games", s.games)?;
+    d.set_item("mean_score", s.mean_score)?;
+    d.set_item("median_score", s.median_score)?;
+    d.set_item("percentiles", (p.min, p.p10, p.p25, p.median, p.p75, p.p90, p.max))?;
+    d.set_item("moves", s.moves)?;
+    d.set_item("millis", s.millis)?;
+    let reached = pyo3::types::PyDict::new(py);
+    for tile in tiles {
+        reached.set_item(tile, s.reached(tile))?;
+    }
+    d.set_item("reached", reached)?;
+    Ok(d.unbind())
+}
+
 /// The SPRT of `(delta0, delta1, alpha, beta)`, or a `ValueError`.
 fn sprt_of(sprt: Option<(f64, f64, f64, f64)>) -> PyResult<Option<Sprt>> {
     sprt.map(|(d0, d1, alpha, beta)| Sprt::new(d0, d1, alpha, beta).map_err(value_error))
@@ -288,6 +317,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(made_by, m)?)?;
     m.add_function(wrap_pyfunction!(made_by_line, m)?)?;
     m.add_function(wrap_pyfunction!(check_sprt, m)?)?;
+    m.add_function(wrap_pyfunction!(summary, m)?)?;
     m.add_function(wrap_pyfunction!(paired, m)?)?;
     m.add_function(wrap_pyfunction!(compare_report, m)?)?;
     Ok(())

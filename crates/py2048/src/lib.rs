@@ -59,6 +59,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SHIPPED_WEIGHTS", ntuple::SHIPPED_WEIGHTS)?;
     m.add("MAX_EXPONENT", game_core::MAX_EXPONENT)?;
     m.add("MAX_THREADS", solver_expectimax::MAX_THREADS)?;
+    m.add("MILESTONES", records::summary::MILESTONES)?;
     m.add_class::<env::EnvCore>()?;
     m.add_class::<vector::VecCore>()?;
     m.add_class::<search::Solver>()?;

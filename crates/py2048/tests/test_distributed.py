@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -141,11 +142,20 @@ def test_a_tournament_plays_the_clis_games_on_both_nodes(cluster, tmp_path):
     t = tournament(FAST1, games=8, seed_start=41, csv=ours, progress=False)
     assert [r.seed for r in t.records] == list(range(41, 49))
     assert t.played == 8
-    cli = _cli_records(
-        ["tournament", "--preset", "fast", "--depth", "1", "--games", "8", "--seed-start", "41"],
-        tmp_path / "cli.csv",
+    out = subprocess.run(
+        [_cli(), "tournament", "--preset", "fast", "--depth", "1", "--games", "8",
+         "--seed-start", "41", "--csv", str(tmp_path / "cli.csv")],
+        check=True, capture_output=True, text=True,
     )
+    cli = _games(tmp_path / "cli.csv")
     assert _games(ours) == cli
+    # The same statistics (one implementation, the records crate's).
+    s = t.stats()
+    median = re.search(r"^score median\s+(\S+)$", out.stdout, re.M)
+    assert median and float(median.group(1)) == s["median_score"]
+    reached = re.search(r"^reached 2048\s+([\d.]+)% \((\d+)\)$", out.stdout, re.M)
+    assert reached and int(reached.group(2)) == s["reached"][2048]
+    assert float(reached.group(1)) == round(100 * t.reach_rate(2048), 1)
     assert [(r.seed, r.score, r.max_tile, r.moves) for r in t.records] == cli
     # The same settings line: either program resumes the other's file.
     assert _native.made_by(ours.read_text()) == _native.made_by((tmp_path / "cli.csv").read_text())

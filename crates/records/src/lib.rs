@@ -35,6 +35,7 @@
 #![deny(missing_docs)]
 
 pub mod paired;
+pub mod summary;
 
 use std::fmt;
 use std::io::{self, Write};

@@ -48,6 +48,5 @@ pub use player::{Choice, ExpectimaxPlayer, Player, RandomPlayer};
 pub use solver::{Decision, ENDGAME_MIN_HEAD, SearchError, SearchThreads, SharedEvaluator, Solver};
 pub use stats::Stats;
 pub use tournament::{
-    GameRecord, MILESTONES, Percentiles, Summary, TournamentSpec, play_game, run_tournament,
-    run_tournament_except,
+    GameRecord, TournamentSpec, play_game, run_tournament, run_tournament_except,
 };

@@ -52,8 +52,8 @@ __all__ = [
     "tournament",
 ]
 
-#: The tiles a tournament's summary counts.
-MILESTONES = (2048, 4096, 8192, 16384, 32768, 65536, 131072)
+#: The tiles a tournament's summary counts (``cli-ascii tournament``'s).
+MILESTONES: tuple[int, ...] = tuple(_native.MILESTONES)
 
 
 class Record(NamedTuple):
@@ -242,28 +242,31 @@ class Tournament:
     #: Seconds this call took.
     seconds: float
 
+    def stats(self) -> dict[str, Any]:
+        """The games' statistics (the records crate's, as ``cli-ascii
+        tournament`` reports them): ``games``, ``mean_score``,
+        ``median_score``, ``percentiles`` (min, 10%, 25%, 50%, 75%, 90%, max;
+        nearest rank), ``moves``, ``millis`` and ``reached`` (for each of
+        :data:`MILESTONES`, the games that reached it)."""
+        return _native.summary([tuple(r) for r in self.records], list(MILESTONES))
+
     def reach_rate(self, tile: int) -> float:
-        """The share of games that reached ``tile``."""
-        return sum(r.max_tile >= tile for r in self.records) / max(1, len(self.records))
+        """The share of games that reached ``tile`` (a power of two)."""
+        s = _native.summary([tuple(r) for r in self.records], [tile])
+        return s["reached"][tile] / max(1, s["games"])
 
     def summary(self) -> str:
         """The games' reach rates and scores, one line each."""
-        n = len(self.records)
-        scores = sorted(r.score for r in self.records)
+        s = self.stats()
+        n = s["games"]
         lines = [f"player  {self.player.options()}", f"games   {n}"]
         for tile in MILESTONES:
-            k = sum(r.max_tile >= tile for r in self.records)
+            k = s["reached"][tile]
             lines.append(f"reached {tile:<6} {100 * k / max(1, n):5.1f}% ({k})")
-        if scores:
-            lines.append(f"score median {_median(scores):.0f}, mean {sum(scores) / n:.0f}")
+        if n:
+            lines.append(f"score median {s['median_score']:.0f}, mean {s['mean_score']:.0f}")
         lines.append(f"played {self.played} game(s) in {self.seconds:.1f} s")
         return "\n".join(lines)
-
-
-def _median(sorted_values: Sequence[int]) -> float:
-    n = len(sorted_values)
-    mid = n // 2
-    return float(sorted_values[mid]) if n % 2 else (sorted_values[mid - 1] + sorted_values[mid]) / 2
 
 
 @dataclass(frozen=True)
