@@ -139,7 +139,6 @@ fn dependency_names(sections: &[(String, Vec<&str>)]) -> Vec<String> {
 /// are instantiated in the crate that picks the types (cli-ascii, not
 /// solver-expectimax): an `opt-level = 3` on the libraries alone left
 /// `cargo run -p cli-ascii` 13 to 20 times slower than release.
-/// See: issue 18, item 1.
 fn unoptimised_in_dev(root_manifest: &str, manifests: &[(String, String)]) -> Vec<String> {
     let root = toml_sections(root_manifest);
     let packages: Vec<(&str, String, Vec<String>)> = manifests

@@ -47,7 +47,6 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
             Ok(answer) => {
                 // A blank line between text answers, so that each board's
                 // lines stay together; JSON stays one object a line.
-                // See: issue 18, item 9.
                 if answered && !args.json {
                     out.write_all(b"\n")?;
                 }

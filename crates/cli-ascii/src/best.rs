@@ -4,7 +4,7 @@
 //!
 //! The file is text, a line per board size: `4x4 12345`. A missing or
 //! unreadable file means no best score yet; a failure to write it is
-//! reported after the game, never in its way. See: issue 18, item 14.
+//! reported after the game, never in its way.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -12,7 +12,6 @@ use solver_expectimax::{Algorithm, Depth, MAX_DEPTH, Preset};
 use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE, WATCH_KEYS};
 
 // The examples run from a clone, where `cli-ascii` is not on the PATH.
-// See: issue 18, item 13.
 const EXAMPLES: &str = "\
 Examples, from the repository (after `cargo install --path crates/cli-ascii`,
 `cli-ascii` does the same as `cargo run -p cli-ascii --`):
@@ -670,7 +669,7 @@ fn unused_train_option(args: &TrainArgs, share_given: bool) -> Option<String> {
 
 /// The first option given that does not apply, as a message: search options
 /// with the random player, which does not search, and --weights with a
-/// preset that uses no network. See: issue 18, item 10.
+/// preset that uses no network.
 fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
     let (player, settings) = match &cli.command {
         None => (Some(cli.watch.game.search.player), &cli.watch.game.search.settings),
@@ -750,7 +749,6 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
 // Number options: clap's own ranges say `0 is not in 1..18446744073709551615`,
 // so the options parse through these, which name the range in the option's
 // terms (a `-1` reaches them: see `command`).
-// See: issue 18, item 8.
 
 /// The longest pause between moves: more looks like a hang.
 const MAX_DELAY_MS: u64 = 60_000;

@@ -1,6 +1,6 @@
 //! The keys of `play` and `watch`, written once: `--help`, the screens'
 //! footers and docs/cli.md quote these lists (tests/docs.rs checks the docs
-//! and the help). See: issue 18, item 5.
+//! and the help).
 
 /// `play`'s keys, short enough for the footer of an 80-column screen.
 pub(crate) const PLAY_KEYS: &str = "arrows/wasd move · h hint · u undo · n new · ? help · q quit";

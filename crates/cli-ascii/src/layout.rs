@@ -1,7 +1,7 @@
 //! Fitting a screen to the terminal: the largest board style that leaves
 //! room for the lines around it, lines cut rather than wrapped, status
 //! fields dropped from the end rather than cut mid-number, and a clear
-//! message only when nothing fits. See: issue 18, item 6.
+//! message only when nothing fits.
 
 use game_core::GameBoard;
 

@@ -220,7 +220,7 @@ impl<B: GameBoard> Session<B> {
             },
             Action::New => {
                 // A game under way is not thrown away on one key: the second
-                // `n` confirms. See: issue 18, item 12.
+                // `n` confirms.
                 let under_way = self.game.moves() > 0 && !self.game.is_over();
                 if under_way && !confirmed_new {
                     self.confirm_new = true;
@@ -359,7 +359,7 @@ fn play_loop<B: GameBoard>(
         let Event::Key(key) = event::read()? else { continue };
         if action_for(&key) == Some(Action::Hint) && !session.game().is_over() {
             // The search can take a while: say so before it starts, so the
-            // screen does not look frozen. See: issue 18, item 12.
+            // screen does not look frozen.
             session.set_message("thinking…");
             term::draw_frame(&mut out, &screen(&session, color, layout::terminal_size()))?;
         }
@@ -538,7 +538,7 @@ mod tests {
         assert_eq!(s.message(), "nothing to undo");
     }
 
-    /// Two 32768 tiles merge into 65536 at a key press. See: issue 13.
+    /// Two 32768 tiles merge into 65536 at a key press.
     #[test]
     fn two_32768_merge_into_65536() {
         let mut s = session("32768 32768 0 0/65536 0 0 0/0 0 0 0/0 0 0 0");
@@ -587,7 +587,6 @@ mod tests {
         assert_eq!(s.handle_key(&ctrl_c), Flow::Interrupted);
     }
 
-    /// See: issue 18, item 12.
     #[test]
     fn new_game_during_a_game_asks_first_and_the_summary_has_every_game() {
         let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
@@ -614,7 +613,6 @@ mod tests {
         assert_eq!(s.summary().len(), 2);
     }
 
-    /// See: issue 18, item 14.
     #[test]
     fn a_move_marks_its_new_tile_and_gain_and_2048_is_announced() {
         let mut s = session("1024 1024 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
@@ -640,7 +638,6 @@ mod tests {
         assert!(help_screen(72).iter().all(|l| l.chars().count() <= 72));
     }
 
-    /// See: issue 18, item 6.
     #[test]
     fn small_terminals_get_a_screen_that_fits() {
         let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");

@@ -185,7 +185,7 @@ pub(crate) fn board_lines_marked<B: GameBoard>(
 
 /// How much room a board takes: the tutorial's full board, a compact one
 /// (6-character cells, no blank rows), or a bare one (no borders), for
-/// terminals too small for the full one. See: issue 18, item 6.
+/// terminals too small for the full one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum BoardStyle {
     Full,
@@ -306,7 +306,6 @@ pub(crate) fn value_text(value: f64) -> String {
 
 /// A search value on a screen: rounded, with thousands separators
 /// (`1,594,152`), so that its width does not jump with the decimals.
-/// See: issue 18, item 11.
 pub(crate) fn eval_text(value: f64) -> String {
     if !value.is_finite() {
         return "-".to_owned();

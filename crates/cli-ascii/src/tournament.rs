@@ -48,7 +48,6 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     };
     // The files are opened before the first game, so that a bad path is
     // reported at once, not after hours of games whose results it would lose.
-    // See: issue 18, item 3.
     let (csv, earlier) = match &args.csv {
         Some(path) => {
             let settings = settings_line(&args.search, &args.rules, args.max_moves);
@@ -432,7 +431,7 @@ impl<B: GameBoard> Player<B> for Tracked<'_> {
 
 /// A progress bar with an ETA on stderr, drawn only on a terminal. It
 /// moves within games too: the running games' moves and max tiles, and an
-/// ETA that counts their moves as part-done games. See: issue 18, item 7.
+/// ETA that counts their moves as part-done games.
 #[derive(Debug)]
 struct Progress {
     games: u64,
@@ -582,7 +581,6 @@ fn clock(seconds: f64) -> String {
 mod tests {
     use super::*;
 
-    /// See: issue 18, item 7.
     #[test]
     fn progress_moves_within_games() {
         let mut state = ProgressState::default();

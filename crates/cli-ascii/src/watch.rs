@@ -203,7 +203,7 @@ fn watch_live<B: GameBoard>(
                 WatchKey::Pause => paused = !paused,
                 other => delay = new_delay(delay, other),
             }
-            // While paused, a new pace is drawn at once. See: issue 18, item 12.
+            // While paused, a new pace is drawn at once.
             if quit.is_some() || key == WatchKey::Pause || paused {
                 break;
             }
@@ -281,7 +281,7 @@ fn frame<B: GameBoard>(
     let head = [layout::fit_fields(&title, " · ", cols)];
     let rate = game.moves() as f64 / elapsed.as_secs_f64().max(1e-3);
     // The least needed fields last: a narrow terminal drops them rather
-    // than wrap or cut a number. See: issue 18, item 6.
+    // than wrap or cut a number.
     let status = [
         format!("score {}", game.score()),
         format!("max tile {}", game.board().max_tile()),
@@ -292,7 +292,7 @@ fn frame<B: GameBoard>(
         None => vec!["the AI has not moved yet".to_owned()],
         Some(Choice { direction: dir, decision: None }) => vec![format!("last move {dir}")],
         // `eval` is the search's value of the move played, in the
-        // evaluator's units, whole and with separators (issue 18, item 11).
+        // evaluator's units, whole and with separators.
         Some(Choice { direction: dir, decision: Some(d) }) => vec![
             format!("last move {dir}"),
             format!("eval {}", d.value(*dir).map_or_else(|| "-".to_owned(), render::eval_text)),

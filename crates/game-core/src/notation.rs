@@ -36,7 +36,7 @@ pub(crate) fn parse<B: GameBoard>(s: &str) -> Result<B, ParseBoardError> {
         return Err(ParseBoardError::whole(ParseErrorKind::Empty));
     }
     // The usual slips, said in the writer's terms rather than as a count of
-    // rows or cells. See: issue 18, item 9.
+    // rows or cells.
     if let Some(r) = rows.iter().position(|row| row.is_empty()) {
         return Err(ParseBoardError::at_row(r, ParseErrorKind::EmptyRow));
     }

@@ -208,10 +208,10 @@ pub(crate) struct Task<'a, 's, E, B> {
 /// otherwise the board type's own [`GameBoard::slide_each_unscored`] and
 /// zeros (the packed board overrides it with the four moves inlined: a call
 /// per move with a `match` on the direction cost 29 of the 135 instructions
-/// per move application, callgrind, issue 17). A direction that changes
+/// per move application, callgrind). A direction that changes
 /// nothing gives the board itself. Always inlined into [`Task::max`]: as a
 /// call it returned the children through memory once more (callgrind, the
-/// positions run: 103 M of 4,497 M instructions, issue 13).
+/// positions run: 103 M of 4,497 M instructions).
 #[inline(always)]
 pub(crate) fn moves<B: GameBoard>(board: &B, rewards: bool) -> ([B; 4], [f32; 4]) {
     if !rewards {

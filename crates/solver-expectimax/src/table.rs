@@ -69,7 +69,7 @@ impl TransTable {
     // Never inlined: compiled alone, LLVM turns the allocation and its
     // zeroing below into one `calloc`, whose zero pages the kernel maps
     // only when a search first touches them. Inlined into a large caller
-    // (the dev profile's `main`, issue 36 item 5) it did not, and `analyze
+    // (the dev profile's `main`) it did not, and `analyze
     // --preset max` wrote all of a 1 GB table before searching: 3.9 s and
     // 1.05 GB against 0.08 s and 28 MB.
     #[inline(never)]

@@ -52,8 +52,7 @@ fn start_and_ask(args: &[&str], host_header: Option<&str>) -> (String, String, S
 }
 
 /// `--host localhost` is a name, not refused; the server answers to it and
-/// to the loopback addresses, and not to another name. See: issue 34, items
-/// 4 and 10.
+/// to the loopback addresses, and not to another name.
 #[test]
 fn a_host_name_is_accepted_and_other_names_are_refused() {
     let (addr, stderr, answer) = start_and_ask(&["--host", "localhost"], Some("localhost:PORT"));
@@ -64,7 +63,7 @@ fn a_host_name_is_accepted_and_other_names_are_refused() {
     assert!(answer.starts_with("HTTP/1.1 421"), "{answer}");
 }
 
-/// All interfaces: a warning that anyone can play. See: issue 34, item 10.
+/// All interfaces: a warning that anyone can play.
 #[test]
 fn listening_beyond_loopback_warns() {
     let (addr, stderr, answer) = start_and_ask(&["--host", "0.0.0.0"], Some("box.lan:PORT"));
@@ -97,8 +96,7 @@ fn field(body: &str, name: &str) -> serde_json::Value {
 
 /// A game survives a restart: kept in the games file when the server stops
 /// (SIGINT), read back at start, the same board, score and moves, and its
-/// next spawn the one it would have had. See: issue 34 (games kept across
-/// a server restart).
+/// next spawn the one it would have had.
 #[test]
 fn games_survive_a_restart() {
     use std::io::{BufRead, BufReader};
