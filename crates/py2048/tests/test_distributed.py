@@ -107,13 +107,16 @@ def cluster():
         yield address
     finally:
         ray.shutdown()
+        # `ray start --block` takes half a minute to end on SIGTERM: a few
+        # seconds' grace, then the whole process group goes.
         for p in reversed(nodes):
             os.killpg(p.pid, signal.SIGTERM)
         for p in nodes:
             try:
-                p.wait(timeout=30)
+                p.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
         # `ray start --head` names its cluster in this file, where a later
         # `ray.init()` on this machine would look for one to join.
         marker = Path(tempfile.gettempdir()) / "ray" / "ray_current_cluster"
