@@ -184,6 +184,23 @@ def test_a_learned_player_gets_its_network_through_the_object_store(cluster, tmp
     assert min(r.max_tile for r in t.records) >= 2048  # the network, not a stand-in
 
 
+def test_endgame_tables_are_built_once_per_node_and_play_as_in_the_cli(cluster, tmp_path):
+    tables = tmp_path / "tables"
+    # The smallest tables (built in well under a second): the test is of
+    # where they are built and that the games stay the CLI's.
+    player = Player("fast", depth=1, endgame=True, tables=str(tables), tables_max_states=2000)
+    t = tournament(player, games=4, seed_start=161, csv=tmp_path / "ray.csv", progress=False)
+    files = sorted(f.name for f in tables.iterdir())
+    assert files and all(f.endswith(".egt") for f in files), files  # no temporary left
+    assert len(files) == _native.endgame_table_count(2000)
+    cli = _cli_records(
+        ["tournament", "--preset", "fast", "--depth", "1", "--endgame", "--tables", str(tables),
+         "--tables-max-states", "2000", "--games", "4", "--seed-start", "161"],
+        tmp_path / "cli.csv",
+    )
+    assert [(r.seed, r.score, r.max_tile, r.moves) for r in t.records] == cli
+
+
 def test_a_resumed_run_plays_only_the_missing_seeds(cluster, tmp_path):
     csv = tmp_path / "games.csv"
     first = tournament(FAST1, games=3, seed_start=61, csv=csv, progress=False)

@@ -435,6 +435,34 @@ def _remote() -> Any:
     return _ray().remote(max_retries=5, retry_exceptions=False)(_play)
 
 
+def _open_tables(path: str | None, max_states: int | None) -> int:
+    """Reads, or builds, the endgame tables in this node's folder (a Ray
+    task); their count."""
+    return int(_native.EndgameTables(path, max_states).count)
+
+
+def _prepare_tables(ray: Any, players: list[Player]) -> None:
+    """Has each node's tables built before any game starts, by one task
+    pinned to each node: otherwise every worker process of a node would find
+    them missing at once and build them side by side (a minute and 1.2 GB
+    each)."""
+    wanted = {(p.tables, p.tables_max_states) for p in players if p.endgame}
+    if not wanted:
+        return
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    build = ray.remote(max_retries=2)(_open_tables)
+    nodes = [n["NodeID"] for n in ray.nodes() if n.get("Alive")]
+    tasks = [
+        build.options(
+            num_cpus=1, scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False)
+        ).remote(path, max_states)
+        for node in nodes
+        for path, max_states in wanted
+    ]
+    ray.get(tasks)
+
+
 class _Progress:
     """A progress line on stderr: games done and the running rates."""
 
@@ -671,6 +699,7 @@ def _run(
         return results
     with _session(address) as ray:
         shipped = [_ship(ray, p.weights_path()) for p in players]
+        _prepare_tables(ray, players)
         limit = in_flight or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
         play = _remote()
         bar = _Progress(len(todo), progress)
