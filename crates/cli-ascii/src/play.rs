@@ -538,7 +538,7 @@ mod tests {
         assert_eq!(s.message(), "nothing to undo");
     }
 
-    /// Two 32768 tiles merge into 65536 at a key press.
+    /// Two 32768 tiles merge into 65536 at a key press. See: issue 13.
     #[test]
     fn two_32768_merge_into_65536() {
         let mut s = session("32768 32768 0 0/65536 0 0 0/0 0 0 0/0 0 0 0");
@@ -587,6 +587,7 @@ mod tests {
         assert_eq!(s.handle_key(&ctrl_c), Flow::Interrupted);
     }
 
+    /// See: issue 18, item 12.
     #[test]
     fn new_game_during_a_game_asks_first_and_the_summary_has_every_game() {
         let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
@@ -613,6 +614,7 @@ mod tests {
         assert_eq!(s.summary().len(), 2);
     }
 
+    /// See: issue 18, item 14.
     #[test]
     fn a_move_marks_its_new_tile_and_gain_and_2048_is_announced() {
         let mut s = session("1024 1024 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
@@ -638,6 +640,7 @@ mod tests {
         assert!(help_screen(72).iter().all(|l| l.chars().count() <= 72));
     }
 
+    /// See: issue 18, item 6.
     #[test]
     fn small_terminals_get_a_screen_that_fits() {
         let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");

@@ -581,6 +581,7 @@ fn clock(seconds: f64) -> String {
 mod tests {
     use super::*;
 
+    /// See: issue 18, item 7.
     #[test]
     fn progress_moves_within_games() {
         let mut state = ProgressState::default();

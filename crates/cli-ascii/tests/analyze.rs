@@ -84,6 +84,7 @@ fn text_answer_marks_the_best_direction() {
 }
 
 /// Text answers to several boards on stdin are separated by a blank line.
+/// See: issue 18, item 9.
 #[test]
 fn text_answers_on_stdin_are_separated() {
     let input = "2 0/0 2\n2 2/0 0\n";
@@ -99,6 +100,7 @@ fn text_answers_on_stdin_are_separated() {
 
 /// Two 32768 tiles merge: left and right are legal (they were refused when
 /// 32768 was the cap), and 65536 and 131072 parse, print and are searched.
+/// See: issue 13.
 #[test]
 fn tiles_past_32768_merge_print_and_are_searched() {
     let merge = stdout_of(&[

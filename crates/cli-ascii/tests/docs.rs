@@ -1,7 +1,7 @@
 //! The example outputs in README.md and docs/cli.md are what the commands
 //! print: every ```console block's `$ cargo run -q -p cli-ascii -- ARGS`
 //! runs the built binary with ARGS and its output is compared with the
-//! lines under it.
+//! lines under it. See: issue 18, item 2.
 //!
 //! What the blocks may use, and what is not compared:
 //! - `| head -N` after the arguments keeps the first N lines, as the shell would.
@@ -11,7 +11,7 @@
 //!   the values of a tournament summary's `moves/s`, `time per move` and
 //!   `wall time` lines (which also depend on the machine's cores).
 //!   Node counts are compared: they vary with the thread count, so the
-//!   documented `analyze` commands say `--threads 1`.
+//!   documented `analyze` commands say `--threads 1` (issue 18, item 11).
 //! - A block whose output is not deterministic or which takes too long
 //!   (a tournament's timings, a `--release` build) is preceded by the line
 //!   `<!-- docs-test: skip (the reason) -->`, and this test checks that
@@ -270,7 +270,7 @@ fn the_parser_reads_blocks_markers_and_wildcards() {
 }
 
 /// The key lists are written once, in src/keys.rs; `--help` and
-/// docs/cli.md quote them.
+/// docs/cli.md quote them. See: issue 18, item 5.
 #[test]
 fn help_and_docs_quote_the_key_lists() {
     let cli_doc = read_doc("docs/cli.md");

@@ -53,6 +53,7 @@ fn four_probability_out_of_range() {
     let err = error_of(&["--four-probability", "2", "--transcript"], None, 1, "probability");
     assert_eq!(err, "error: the probability of a 4 must be between 0 and 1, not 2\n");
     // A negative number is a value, not an unknown flag, so the range shows.
+    // See: issue 18, item 8.
     let err = error_of(&["analyze", "--four-probability", "-1", "2 0/0 2"], None, 1, "-1");
     assert_eq!(err, "error: the probability of a 4 must be between 0 and 1, not -1\n");
     let err = error_of(&["--four-probability", "-0.1", "--transcript"], None, 1, "-0.1");
@@ -115,7 +116,7 @@ fn negative_numbers_are_values_of_every_number_option() {
 }
 
 /// Number options name their range in the option's terms, negative numbers
-/// included, and have sensible bounds.
+/// included, and have sensible bounds. See: issue 18, items 4 and 8.
 #[test]
 fn number_options_say_their_range() {
     let all_seeds = "must be between 0 and 18446744073709551615";
@@ -151,7 +152,7 @@ fn number_options_say_their_range() {
 }
 
 /// More search threads than cores are allowed, with a warning: they only
-/// slow the search.
+/// slow the search. See: issue 18, item 8.
 #[test]
 fn threads_above_the_cores_warn() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -196,7 +197,7 @@ fn malformed_board_argument() {
          (expected 0 or . for empty, or a power of two from 2 to 33554432)\n"
     );
     error_of(&["analyze", "2 0/0 0 0"], None, 1, "row 2");
-    // The usual slips, in the writer's terms.
+    // The usual slips, in the writer's terms. See: issue 18, item 9.
     error_of(&["analyze", "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2/"], None, 1, "row 5: the row is empty");
     error_of(&["analyze", "hello"], None, 1, "`hello` is not a board");
     let sixteen = "2 2 0 0 0 4 0 0 0 0 0 0 0 0 0 2";
@@ -228,7 +229,7 @@ fn malformed_board_on_stdin_names_the_line() {
 }
 
 /// Options that the command would ignore are refused, not dropped in
-/// silence.
+/// silence. See: issue 18, item 10.
 #[test]
 fn options_that_do_not_apply_are_refused() {
     let random = "does not apply to --player random, which does not search";

@@ -191,7 +191,7 @@ fn training_resumes_from_a_weights_file_or_a_checkpoint() {
 
 /// A tile past 32768 enters the network as 32768 (its cell reads 15), on
 /// every symmetry: every feature index stays inside its tuple's table, and
-/// the value is the clamped board's.
+/// the value is the clamped board's. See: issue 13.
 #[test]
 fn tiles_past_32768_are_clamped() {
     let net = sparse_network();

@@ -268,7 +268,7 @@ mod tests {
     }
 
     /// Tiles past 32768 reach the page as their values, and two 32768 merge
-    /// into 65536 in a played turn.
+    /// into 65536 in a played turn. See: issue 13.
     #[test]
     fn tiles_past_32768_are_sent_as_they_are() {
         let board: Board = "32768 32768 0 0/131072 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();

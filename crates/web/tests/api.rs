@@ -178,6 +178,7 @@ async fn seeds_must_be_exact_in_javascript() {
         .await
         .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "bad_seed");
     // Each refusal says what a seed is, not what serde expected.
+    // See: issue 34, item 7.
     for bad in [
         r#"{"seed":-5}"#,
         r#"{"seed":1.5}"#,
@@ -222,8 +223,8 @@ async fn undo_restores_the_game_and_its_spawns() {
 }
 
 /// A game the server forgot comes back from the position the page kept,
-/// spawns and all (the game kept in the browser); a position that is not
-/// one is refused.
+/// spawns and all; a position that is not one is refused. See: issue 34
+/// (games kept like the original's, in the browser).
 #[tokio::test]
 async fn a_game_comes_back_from_its_position() {
     let app = app();
@@ -460,7 +461,7 @@ async fn idle_sessions_expire() {
 /// Game ids are 128 bits from the operating system's randomness: 32 hex
 /// digits, never repeated, and not the same stream in two servers started
 /// together (they were a ChaCha8 stream seeded from the clock and the
-/// process id).
+/// process id). See: issue 34, item 9.
 #[tokio::test]
 async fn game_ids_are_random_128_bit_hex() {
     let (a, _) = crate::util::app_with(crate::util::limits());

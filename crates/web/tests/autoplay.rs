@@ -153,6 +153,7 @@ async fn autoplay_errors_are_json_before_the_stream_starts() {
 /// 100 first autoplays of a preset at once build its solver once: each
 /// build allocates a table, and they used to build one each (4.3 GB
 /// resident for 100 `max` streams, 11.7 GB for 200 `ntuple-deep`).
+/// See: issue 34, item 1.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_first_autoplays_build_one_solver() {
     let (app, state) = crate::util::app_with(crate::util::limits());

@@ -1,6 +1,6 @@
 //! What a client can hold open: a bounded number of connections, headers
 //! that must arrive in time, bodies that must arrive in time. Loopback, each
-//! test bounded in time.
+//! test bounded in time. See: issue 34, item 3.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

@@ -1,6 +1,6 @@
 //! Whom the server answers: Host (DNS rebinding), Origin and Sec-Fetch-Site
 //! (another site's page), the content type of bodies, and the security
-//! headers of every response.
+//! headers of every response. See: issue 34, item 4.
 
 use axum::Router;
 use axum::body::Body;
