@@ -8,7 +8,7 @@
 use std::fmt::Write;
 
 use crate::svg::{self, Page, escape};
-use records::summary::percentile;
+use records::summary::{median, percentile};
 
 /// One distribution to draw, e.g. the scores of one preset's tournament.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -331,7 +331,7 @@ fn frame_and_legend(svg: &mut String, series: &[Series], geo: &Geometry) {
         } else {
             let mut sorted = s.scores.clone();
             sorted.sort_unstable();
-            format!("{} games, median {}", sorted.len(), percentile(&sorted, 50))
+            format!("{} games, median {:.0}", sorted.len(), median(&sorted))
         };
         let _ = writeln!(
             svg,

@@ -6,6 +6,7 @@
 //! `compare`, so that the same seeds give the same games and the same
 //! report.
 
+use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -78,8 +79,8 @@ pub(crate) struct GamePlayer {
     rules: Rules,
 }
 
-impl std::fmt::Debug for GamePlayer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Debug for GamePlayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The network has no Debug form: whether there is one says enough.
         f.debug_struct("GamePlayer")
             .field("config", &self.config)
@@ -96,6 +97,7 @@ impl GamePlayer {
     #[pyo3(signature = (preset, time_ms=None, depth=None, threads=None, weights=None, endgame=None, prob_cutoff=None, depth_bonus=None, heuristic=None, size=4, four_probability=0.1))]
     #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn new(
+        py: Python<'_>,
         preset: &str,
         time_ms: Option<u64>,
         depth: Option<u32>,
@@ -124,8 +126,9 @@ impl GamePlayer {
         let config = search_config(preset, &overrides)?;
         let net = network_of(preset, weights)?;
         let endgame = endgame.map(|t| Arc::clone(&t.tables));
-        // Bad settings fail here, not in the first game.
-        solver_of(config, net.as_ref(), endgame.as_ref())?;
+        // Bad settings fail here, not in the first game (a solver allocates
+        // its table, up to 1 GB: no GIL needed).
+        py.detach(|| solver_of(config, net.as_ref(), endgame.as_ref()))?;
         Ok(GamePlayer { config, net, endgame, rules })
     }
 
@@ -153,6 +156,16 @@ impl GamePlayer {
         })?;
         Ok(tuple_of(&game_record(&game)))
     }
+}
+
+/// Whether the endgame tables can play under these rules: a `ValueError`
+/// saying why not.
+#[pyfunction]
+fn check_endgame_rules(size: usize, four_probability: f64) -> PyResult<()> {
+    let rules = RulesBuilder { size, four_probability, ..RulesBuilder::default() }
+        .build()
+        .map_err(value_error)?;
+    endgame::check_rules(&rules).map_err(value_error)
 }
 
 /// How many tables the endgame tables of at most `max_states` states are
@@ -311,6 +324,7 @@ fn compare_report(
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GamePlayer>()?;
     m.add_function(wrap_pyfunction!(endgame_table_count, m)?)?;
+    m.add_function(wrap_pyfunction!(check_endgame_rules, m)?)?;
     m.add_function(wrap_pyfunction!(csv_header, m)?)?;
     m.add_function(wrap_pyfunction!(csv_line, m)?)?;
     m.add_function(wrap_pyfunction!(read_csv, m)?)?;

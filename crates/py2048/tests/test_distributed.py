@@ -67,7 +67,9 @@ def cluster():
     this machine touched)."""
     port = _free_port()
     # A throwaway cluster of this test's own: no token to share between the
-    # nodes and the driver (set here, so that the driver reads it too).
+    # nodes and the driver (set here, so that the driver reads it too, and
+    # put back after).
+    auth_before = os.environ.get("RAY_AUTH_MODE")
     os.environ["RAY_AUTH_MODE"] = "disabled"
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
     common = ["--num-cpus", "1", "--block", "--disable-usage-stats"]
@@ -119,6 +121,10 @@ def cluster():
                 p.wait()
         # `ray start --head` names its cluster in this file, where a later
         # `ray.init()` on this machine would look for one to join.
+        if auth_before is None:
+            os.environ.pop("RAY_AUTH_MODE", None)
+        else:
+            os.environ["RAY_AUTH_MODE"] = auth_before
         marker = Path(tempfile.gettempdir()) / "ray" / "ray_current_cluster"
         with contextlib.suppress(OSError):
             if marker.read_text().strip().endswith(f":{port}"):
@@ -184,7 +190,7 @@ def test_a_learned_player_gets_its_network_through_the_object_store(cluster, tmp
     assert min(r.max_tile for r in t.records) >= 2048  # the network, not a stand-in
 
 
-def test_endgame_tables_are_built_once_per_node_and_play_as_in_the_cli(cluster, tmp_path):
+def test_endgame_tables_are_built_before_the_games_and_play_as_in_the_cli(cluster, tmp_path):
     tables = tmp_path / "tables"
     # The smallest tables (built in well under a second): the test is of
     # where they are built and that the games stay the CLI's.
@@ -199,6 +205,23 @@ def test_endgame_tables_are_built_once_per_node_and_play_as_in_the_cli(cluster, 
         tmp_path / "cli.csv",
     )
     assert [(r.seed, r.score, r.max_tile, r.moves) for r in t.records] == cli
+
+
+def test_a_preset_using_every_core_still_plays_on_one_cpu_nodes(cluster, tmp_path):
+    # `default` searches on every core of the driver's machine (2 here); the
+    # nodes offer one CPU each, so a game reserves one, not a count no node
+    # has (which Ray would wait for, for ever).
+    result: dict[str, object] = {}
+
+    def run() -> None:
+        result["t"] = tournament(Player("default", depth=1), games=2, seed_start=181,
+                                 max_moves=40, progress=False)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(timeout=120)
+    assert not thread.is_alive(), "the games never started"
+    assert [r.moves for r in result["t"].records] == [40, 40]
 
 
 def test_a_resumed_run_plays_only_the_missing_seeds(cluster, tmp_path):
@@ -319,6 +342,27 @@ def test_bad_settings_fail_before_any_game(tmp_path):
         tournament(Player("ntuple", weights=str(tmp_path / "none.n2048")), games=1)
     with pytest.raises(TypeError):
         tournament("fast", games=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="in_flight"):
+        tournament(FAST1, games=1, in_flight=0)
+    with pytest.raises(ValueError, match="sprt"):
+        compare(FAST1, FAST1, games=1, sprt=(0.0, 0.1, 0.2))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="4x4"):
+        tournament(Player("fast", endgame=True, size=5), games=1)
+    with pytest.raises(ValueError, match="power of two"):
+        from py2048.distributed import Tournament
+
+        Tournament(FAST1, [], 0, 0.0).reach_rate(3000)
+
+
+def test_settings_lines_are_the_clis_for_any_number(tmp_path):
+    csv = tmp_path / "cli.csv"
+    subprocess.run(
+        [_cli(), "tournament", "--preset", "default", "--depth", "1", "--prob-cutoff", "0.00002",
+         "--games", "1", "--max-moves", "1", "--four-probability", "0.25", "--csv", str(csv)],
+        check=True, capture_output=True,
+    )
+    ours = Player("default", depth=1, prob_cutoff=2e-5, four_probability=0.25).settings_line(1)
+    assert _native.made_by(csv.read_text()) == ours
 
 
 def test_players_pickle_and_name_their_options():

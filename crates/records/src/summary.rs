@@ -78,11 +78,7 @@ impl Summary {
         scores.sort_unstable();
         let n = scores.len();
         let rank = |pct: usize| if n == 0 { 0 } else { percentile(&scores, pct) };
-        let median_score = match n {
-            0 => 0.0,
-            _ if n % 2 == 1 => scores[n / 2] as f64,
-            _ => (scores[n / 2 - 1] as f64 + scores[n / 2] as f64) / 2.0,
-        };
+        let median_score = if n == 0 { 0.0 } else { median(&scores) };
         let mut reached = [0; EXPONENTS];
         for r in records {
             // A tile of 2^k counts for every 2^j with j <= k.
@@ -136,6 +132,20 @@ impl Summary {
     /// Mean wall-clock milliseconds per move, `None` without any move.
     pub fn millis_per_move(&self) -> Option<f64> {
         (self.moves > 0).then(|| self.millis / self.moves as f64)
+    }
+}
+
+/// The median of sorted, non-empty data: the middle value, or the mean of
+/// the two middle values of an even count.
+///
+/// # Panics
+/// On empty data.
+pub fn median(sorted: &[u64]) -> f64 {
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2] as f64
+    } else {
+        (sorted[n / 2 - 1] as f64 + sorted[n / 2] as f64) / 2.0
     }
 }
 

@@ -10,7 +10,8 @@ seeds. The players are deterministic: a seed gives the same game as
 and moves; only the times differ).
 
 Needs the ``ray`` extra (``pip install "py2048[ray]"``). Without an
-``address`` a local Ray instance is started (every core of this machine);
+``address``, Ray's own choice: the cluster this machine runs (``ray start``,
+or ``RAY_ADDRESS``) if there is one, else a local instance on every core;
 with one (``"auto"``, or ``"HOST:6379"`` of a head started by ``ray start
 --head``) the games run on that cluster, where every node needs py2048
 installed. A weights file travels to the workers through Ray's object store
@@ -35,9 +36,12 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
+
+import numpy as np
 
 from py2048 import _native
 from py2048.board import whole
@@ -154,7 +158,7 @@ class Player:
         for name in ("depth", "time_ms", "threads", "prob_cutoff", "depth_bonus", "heuristic"):
             value = getattr(self, name)
             if value is not None:
-                parts.append(f"--{name.replace('_', '-')} {_number(value)}")
+                parts.append(f"--{name.replace('_', '-')} {_number(value, name)}")
         if self.weights is not None:
             parts.append(f"--weights {self.weights}")
         if self.endgame:
@@ -166,7 +170,7 @@ class Player:
         if self.size != 4:
             parts.append(f"--size {self.size}")
         if self.four_probability != 0.1:
-            parts.append(f"--four-probability {_number(self.four_probability)}")
+            parts.append(f"--four-probability {_number(self.four_probability, 'four_probability')}")
         return " ".join(parts)
 
     def settings_line(self, max_moves: int | None) -> str:
@@ -184,7 +188,7 @@ class Player:
         for name in ("prob_cutoff", "depth_bonus", "heuristic"):
             value = getattr(self, name)
             if value is not None:
-                parts.append(f"--{name.replace('_', '-')} {_number(value)}")
+                parts.append(f"--{name.replace('_', '-')} {_number(value, name)}")
         path = self.weights_path()
         if path is not None:
             real = os.path.realpath(path)
@@ -192,23 +196,27 @@ class Player:
             parts.append(f"--weights {real} ({size} bytes)")
         if self.endgame:
             parts.append(f"--endgame ({_native.endgame_table_count(self.tables_max_states)} tables)")
-        parts.append(f"--size {self.size} --four-probability {_number(self.four_probability)}")
+        four = _number(self.four_probability, "four_probability")
+        parts.append(f"--size {self.size} --four-probability {four}")
         if max_moves is not None:
             parts.append(f"--max-moves {max_moves}")
         return " ".join(parts)
 
-    def _native(self, weights: str | None) -> Any:
-        """The native player, with the network from ``weights``."""
-        tables = None
+    def _native(self, weights: str | None, tables: bool = True) -> Any:
+        """The native player, with the network from ``weights`` and, with
+        ``tables``, its endgame tables."""
         if self.endgame:
-            tables = _tables(self.tables, self.tables_max_states)
+            _native.check_endgame_rules(self.size, self.four_probability)
+        tables_of = None
+        if self.endgame and tables:
+            tables_of = _tables(self.tables, self.tables_max_states)
         return _native.GamePlayer(
             self.preset,
             self.time_ms,
             self.depth,
             self.threads,
             weights,
-            tables,
+            tables_of,
             self.prob_cutoff,
             self.depth_bonus,
             self.heuristic,
@@ -217,11 +225,15 @@ class Player:
         )
 
 
-def _number(value: float | int) -> str:
-    """A number as Rust's ``Display`` writes it (``1``, ``0.01``)."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+def _number(value: float | int, name: str) -> str:
+    """A setting as cli-ascii's settings line writes it: Rust's ``Display``
+    of the value the engine uses (an ``f32`` for the search settings, an
+    ``f64`` for the rules): the shortest digits that give it back, never an
+    exponent (``0.00002``, not ``2e-05``)."""
+    if isinstance(value, int):
+        return str(value)
+    kind = np.float64 if name == "four_probability" else np.float32
+    return np.format_float_positional(kind(value), trim="-")
 
 
 @functools.lru_cache(maxsize=2)
@@ -252,6 +264,9 @@ class Tournament:
 
     def reach_rate(self, tile: int) -> float:
         """The share of games that reached ``tile`` (a power of two)."""
+        tile = whole(tile, "tile", minimum=2, maximum=2**31)
+        if tile & (tile - 1):
+            raise ValueError(f"tile must be a power of two, got {tile}")
         s = _native.summary([tuple(r) for r in self.records], [tile])
         return s["reached"][tile] / max(1, s["games"])
 
@@ -395,19 +410,24 @@ def _ship(ray: Any, path: str | None) -> _Shipped | None:
 
 def _local_weights(shipped: _Shipped | None) -> str | None:
     """The shipped weights' path on this node: written once per node (by
-    whichever worker comes first; a temporary name, then a rename)."""
+    whichever worker comes first; a temporary name, then a rename) into a
+    folder of this user's alone, and checked against the digest whenever a
+    process takes it up."""
     if shipped is None:
         return None
-    folder = Path(tempfile.gettempdir()) / "py2048-weights"
+    folder = Path(tempfile.gettempdir()) / f"py2048-weights-{os.getuid()}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    if folder.stat().st_uid != os.getuid() or folder.stat().st_mode & 0o077:
+        raise PermissionError(f"{folder} is not this user's alone: remove it")
     path = folder / f"{shipped.digest[:32]}-{shipped.name}"
-    if not path.is_file():
-        data = _ray().get(shipped.ref[0])
-        if hashlib.sha256(data).hexdigest() != shipped.digest:
-            raise RuntimeError("the weights file changed on its way to this node")
-        folder.mkdir(parents=True, exist_ok=True)
-        part = folder / f".{path.name}.{os.getpid()}.part"
-        part.write_bytes(data)
-        os.replace(part, path)
+    if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == shipped.digest:
+        return str(path)
+    data = _ray().get(shipped.ref[0])
+    if hashlib.sha256(data).hexdigest() != shipped.digest:
+        raise RuntimeError("the weights file changed on its way to this node")
+    part = folder / f".{path.name}.{os.getpid()}.part"
+    part.write_bytes(data)
+    os.replace(part, path)
     return str(path)
 
 
@@ -452,7 +472,11 @@ def _prepare_tables(ray: Any, players: list[Player]) -> None:
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     build = ray.remote(max_retries=2)(_open_tables)
-    nodes = [n["NodeID"] for n in ray.nodes() if n.get("Alive")]
+    # A node without CPUs plays no game, and a task pinned there would wait
+    # for ever.
+    nodes = [
+        n["NodeID"] for n in ray.nodes() if n.get("Alive") and n["Resources"].get("CPU", 0) >= 1
+    ]
     tasks = [
         build.options(
             num_cpus=1, scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False)
@@ -466,8 +490,8 @@ def _prepare_tables(ray: Any, players: list[Player]) -> None:
 class _Progress:
     """A progress line on stderr: games done and the running rates."""
 
-    def __init__(self, total: int, enabled: bool, tile: int | None = None) -> None:
-        self.total, self.enabled, self.tile = total, enabled, tile
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled = total, enabled
         self.tty = sys.stderr.isatty()
         self.start = time.monotonic()
         self.last = 0.0
@@ -504,14 +528,15 @@ def _rates(records: Sequence[Record], count: int = 3) -> str:
     return ", ".join(f"{t} {100 * sum(r.max_tile >= t for r in records) / n:.1f}%" for t in tiles)
 
 
-def _check_player(player: Player) -> int:
-    """Builds the player on the driver, so that bad settings, a missing
-    network or unusable tables fail before the first game; the CPUs each of
-    its games takes (its search threads, at most this machine's cores)."""
+def _check_player(player: Player) -> Player:
+    """Builds the player on the driver (without its endgame tables, which
+    are the nodes' business), so that bad settings or a missing network
+    fail before the first game; the player with its thread count made
+    explicit, so that every node plays with the count its games reserve."""
     if not isinstance(player, Player):
         raise TypeError(f"a player is a py2048.distributed.Player, not {type(player).__name__}")
-    threads = player._native(player.weights_path()).threads
-    return max(1, min(int(threads), os.cpu_count() or 1))
+    threads = int(player._native(player.weights_path(), tables=False).threads)
+    return dataclasses.replace(player, threads=threads)
 
 
 def tournament(
@@ -533,8 +558,9 @@ def tournament(
         resume: read ``csv`` first and play only the seeds it lacks (it must
             have been made with the same settings).
         max_moves: end each game after this many moves.
-        address: the Ray cluster (default: a local one, or the session
-            already initialised).
+        address: the Ray cluster (default: the session already initialised,
+            else Ray's choice: this machine's cluster if it runs one, else a
+            new local instance).
         progress: a progress line on stderr.
         in_flight: the most games submitted at once (default: twice the
             cluster's CPUs).
@@ -542,11 +568,14 @@ def tournament(
     A ``KeyboardInterrupt`` cancels the games in flight; the file keeps
     every finished one.
     """
+    _ray()  # without Ray, fail before any file is touched
     games = whole(games, "games", minimum=1)
     seed_start = whole(seed_start, "seed_start")
     if max_moves is not None:
         max_moves = whole(max_moves, "max_moves", minimum=1)
-    cpus = _check_player(player)
+    if in_flight is not None:
+        in_flight = whole(in_flight, "in_flight", minimum=1)
+    resolved = _check_player(player)
     seeds = [seed_start + i for i in range(games)]
     if seeds[-1] >= 2**64:
         raise ValueError("the last seed must be below 2**64")
@@ -555,7 +584,7 @@ def tournament(
     try:
         done = {} if log is None else {r.seed: r for r in log.earlier}
         todo = [(0, s) for s in seeds if s not in done]
-        new = _run([player], [cpus], [log], todo, max_moves, address, progress, in_flight, None)
+        new = _run([resolved], [log], todo, max_moves, address, progress, in_flight, None)
         done.update(new[0])
     finally:
         if log is not None:
@@ -589,34 +618,38 @@ def compare(
     with error rates ``alpha`` and ``beta``. The figures count the seeds in
     order from the first, up to where the test decided.
     """
+    _ray()  # without Ray, fail before any file is touched
     games = whole(games, "games", minimum=1)
     seed_start = whole(seed_start, "seed_start")
+    if in_flight is not None:
+        in_flight = whole(in_flight, "in_flight", minimum=1)
     tile = whole(tile, "tile", minimum=2, maximum=2**31)
     if tile & (tile - 1):
         raise ValueError(f"tile must be a power of two, got {tile}")
     test = None
     if sprt is not None:
+        if len(sprt) != 2:
+            raise ValueError(f"sprt is (delta0, delta1), got {sprt!r}")
         d0, d1 = sprt
         test = (float(d0), float(d1), float(alpha), float(beta))
         _native.check_sprt(test)
     if csv_a is not None and csv_b is not None and _same_file(csv_a, csv_b):
         raise ValueError("csv_a and csv_b name the same file: each player needs its own")
-    cpus = [_check_player(a), _check_player(b)]
+    resolved = [_check_player(a), _check_player(b)]
     seeds = [seed_start + i for i in range(games)]
     if seeds[-1] >= 2**64:
         raise ValueError("the last seed must be below 2**64")
-    logs = [
-        None if path is None else _RecordsFile(path, resume, p.settings_line(None))
-        for p, path in ((a, csv_a), (b, csv_b))
-    ]
+    logs: list[_RecordsFile | None] = []
     start = time.monotonic()
     try:
+        for p, path in ((a, csv_a), (b, csv_b)):
+            logs.append(None if path is None else _RecordsFile(path, resume, p.settings_line(None)))
         known = [{r.seed: r for r in log.earlier} if log else {} for log in logs]
         todo = [(side, s) for s in seeds for side in (0, 1) if s not in known[side]]
         stop = _SprtStop(seeds, known, tile, test) if test else None
         played = 0
         if stop is None or not stop.decided():
-            new = _run([a, b], cpus, logs, todo, None, address, progress, in_flight, stop)
+            new = _run(resolved, logs, todo, None, address, progress, in_flight, stop)
             for side in (0, 1):
                 known[side].update(new[side])
             played = len(new[0]) + len(new[1])
@@ -656,7 +689,8 @@ def _prefix(seeds: Sequence[int], known: list[dict[int, Record]]) -> list[tuple[
 
 class _SprtStop:
     """Whether the SPRT has decided on some prefix of the seeds played so
-    far (each new prefix asked once)."""
+    far: asked again only when the run of seeds both sides finished, from
+    the first, has grown."""
 
     def __init__(
         self,
@@ -667,23 +701,28 @@ class _SprtStop:
     ) -> None:
         self.seeds, self.tile, self.test = seeds, tile, test
         self.known = [dict(k) for k in known]
+        self.pairs: tuple[list[tuple], list[tuple]] = ([], [])
 
     def add(self, side: int, record: Record) -> None:
         self.known[side][record.seed] = record
 
     def decided(self) -> bool:
-        prefix = _prefix(self.seeds, self.known)
-        if not prefix:
+        grown = False
+        while len(self.pairs[0]) < len(self.seeds):
+            seed = self.seeds[len(self.pairs[0])]
+            if seed not in self.known[0] or seed not in self.known[1]:
+                break
+            self.pairs[0].append(tuple(self.known[0][seed]))
+            self.pairs[1].append(tuple(self.known[1][seed]))
+            grown = True
+        if not grown:
             return False
-        stats = _native.paired(
-            [tuple(x) for x, _ in prefix], [tuple(y) for _, y in prefix], self.tile, self.test
-        )
+        stats = _native.paired(self.pairs[0], self.pairs[1], self.tile, self.test)
         return stats["stopping_point"] is not None
 
 
 def _run(
     players: list[Player],
-    cpus: list[int],
     logs: list[_RecordsFile | None],
     todo: list[tuple[int, int]],
     max_moves: int | None,
@@ -693,11 +732,18 @@ def _run(
     stop: _SprtStop | None,
 ) -> list[dict[int, Record]]:
     """Plays ``todo`` (side, seed) on Ray, in order, at most ``in_flight``
-    at once; each finished game goes to its side's file at once."""
+    at once; each finished game goes to its side's file at once. Each game
+    reserves its player's search threads as CPUs, at most a node's."""
     results: list[dict[int, Record]] = [{} for _ in players]
     if not todo:
         return results
     with _session(address) as ray:
+        largest = max(
+            (n["Resources"].get("CPU", 0) for n in ray.nodes() if n.get("Alive")), default=0
+        )
+        if largest < 1:
+            raise ValueError("no node of the Ray cluster offers a CPU to play on")
+        cpus = [min(int(p.threads or 1), int(largest)) for p in players]
         shipped = [_ship(ray, p.weights_path()) for p in players]
         _prepare_tables(ray, players)
         limit = in_flight or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
@@ -705,6 +751,15 @@ def _run(
         bar = _Progress(len(todo), progress)
         pending: dict[Any, int] = {}
         queue = list(reversed(todo))
+
+        def cancel_pending() -> None:
+            # Forced: a game runs in Rust without the GIL, so a polite
+            # cancel would let it play to its end on a CPU the caller has
+            # given back.
+            for task in pending:
+                ray.cancel(task, force=True)
+            pending.clear()
+
         try:
             while queue or pending:
                 while queue and len(pending) < limit:
@@ -720,22 +775,20 @@ def _run(
                     results[side][record.seed] = record
                     if logs[side] is not None:
                         logs[side].append(record)
-                    if len(results) == 1:
-                        bar.update(_rates(list(results[0].values())))
-                    else:
-                        a, b = (list(r.values()) for r in results)
-                        bar.update(f"A: {_rates(a, 2)} | B: {_rates(b, 2)}")
+                    if bar.enabled:
+                        if len(results) == 1:
+                            bar.update(_rates(list(results[0].values())))
+                        else:
+                            a, b = (list(r.values()) for r in results)
+                            bar.update(f"A: {_rates(a, 2)} | B: {_rates(b, 2)}")
                     if stop is not None:
                         stop.add(side, record)
                         if stop.decided():
                             queue.clear()
-                            for other in pending:
-                                ray.cancel(other)
-                            pending.clear()
+                            cancel_pending()
                             break
         except BaseException:
-            for task in pending:
-                ray.cancel(task)
+            cancel_pending()
             raise
         finally:
             bar.finish()
