@@ -266,8 +266,10 @@ pub(crate) struct SearchSettings {
         value_parser = clap::value_parser!(i32).range(-12..=12)
     )]
     pub(crate) depth_bonus: Option<i32>,
-    /// The network of the ntuple presets (default: the shipped weights,
-    /// crates/ntuple/weights/4x6.n2048).
+    /// The network of the ntuple presets (default: the shipped weights, the
+    /// file $N2048_WEIGHTS names, else 4x6.n2048 beside this program, in
+    /// the user's data folder under cli-ascii-2048, or in the source
+    /// checkout it was built from).
     #[arg(long, value_name = "FILE")]
     pub(crate) weights: Option<PathBuf>,
     /// The weight of the heuristic added to the network's values, 0 or

@@ -215,7 +215,10 @@ pub(crate) fn settings_line(
                 search.preset.config().algorithm,
                 solver_expectimax::Algorithm::Learned { .. }
             ) {
-                let path = search.weights.clone().unwrap_or_else(|| ntuple::SHIPPED_WEIGHTS.into());
+                let path = search.weights.clone().unwrap_or_else(|| {
+                    ntuple::find_shipped_weights()
+                        .unwrap_or_else(|_| ntuple::SHIPPED_WEIGHTS.into())
+                });
                 let path = std::fs::canonicalize(&path).unwrap_or(path);
                 let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
                 line.push_str(&format!(" --weights {} ({bytes} bytes)", path.display()));

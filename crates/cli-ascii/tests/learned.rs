@@ -29,3 +29,40 @@ fn a_learned_tournament_plays_whole_games() {
     // network (always the first legal move) never does.
     assert!(summary.contains("reached 2048    100.0% (2)"), "{summary}");
 }
+
+/// An installed program finds the shipped weights at run time, not by the
+/// build machine's path: the file $N2048_WEIGHTS names comes first, and
+/// one that is missing says every place it looked.
+#[test]
+fn the_weights_are_found_where_the_environment_says() {
+    let dir = std::env::temp_dir().join(format!("cli-weights-env-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("copy.n2048");
+    std::fs::copy(ntuple::SHIPPED_WEIGHTS, &copy).unwrap();
+    let run = |weights: &std::path::Path| {
+        crate::util::cli()
+            .env("N2048_WEIGHTS", weights)
+            .args(["tournament", "--preset", "ntuple", "--depth", "1", "--games", "1"])
+            .args(["--max-moves", "20", "--csv"])
+            .arg(dir.join("games.csv"))
+            .output()
+            .unwrap()
+    };
+    let found = run(&copy);
+    assert!(found.status.success(), "{}", String::from_utf8_lossy(&found.stderr));
+    let games = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let canonical = std::fs::canonicalize(&copy).unwrap();
+    assert!(games.contains(&format!("--weights {}", canonical.display())), "{games}");
+    let missing = dir.join("none.n2048");
+    let out = run(&missing);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "the shipped weights file 4x6.n2048 is in none of: {}",
+            missing.display()
+        )) && err.contains("N2048_WEIGHTS"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -63,6 +63,9 @@ pub enum FileErrorKind {
     Truncated,
     /// The contents do not match the checksum, or do not decode.
     Corrupt(&'static str),
+    /// No shipped weights file in any of these places (see
+    /// [`crate::shipped_weights_places`]).
+    NotFound(Vec<PathBuf>),
 }
 
 impl FileError {
@@ -83,6 +86,17 @@ impl FileError {
 
 impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let FileErrorKind::NotFound(places) = &self.kind {
+            let places: Vec<String> = places.iter().map(|p| p.display().to_string()).collect();
+            return write!(
+                f,
+                "the shipped weights file {} is in none of: {} (put it in one, name it with \
+                 {} or pass a weights file)",
+                crate::SHIPPED_FILE_NAME,
+                places.join(", "),
+                crate::WEIGHTS_VAR
+            );
+        }
         write!(f, "{}: ", self.path.display())?;
         match &self.kind {
             FileErrorKind::Io(source) => write!(f, "{source}"),
@@ -108,6 +122,7 @@ impl fmt::Display for FileError {
             ),
             FileErrorKind::Truncated => f.write_str("the file is truncated"),
             FileErrorKind::Corrupt(why) => write!(f, "corrupt ({why})"),
+            FileErrorKind::NotFound(_) => Ok(()),
         }
     }
 }

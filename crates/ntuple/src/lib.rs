@@ -18,9 +18,23 @@
 //! [`solver_expectimax::Solver::with_evaluator`].
 #![deny(missing_docs)]
 
-/// The shipped weights file, in this crate's folder (found from a clone
-/// of the repository, where `cargo run` builds it).
+/// The shipped weights file in the source checkout this build was made
+/// from: the last place [`find_shipped_weights`] looks (an installed binary
+/// may run where no checkout is).
 pub const SHIPPED_WEIGHTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/4x6.n2048");
+
+/// The shipped weights file's name.
+pub const SHIPPED_FILE_NAME: &str = "4x6.n2048";
+
+/// The environment variable naming the weights file to load when a program
+/// is given none: set, it is the only place looked at.
+pub const WEIGHTS_VAR: &str = "N2048_WEIGHTS";
+
+/// The folder, in the user's data folder, where an installed program looks
+/// for the shipped weights (`~/.local/share/cli-ascii-2048` on Linux).
+pub const DATA_FOLDER: &str = "cli-ascii-2048";
+
+mod find;
 
 mod file;
 mod network;
@@ -30,6 +44,7 @@ mod weights;
 pub use file::{
     Checkpoint, FileError, FileErrorKind, load_checkpoint, load_resumable, save_checkpoint,
 };
+pub use find::{find_shipped_weights, shipped_weights_places};
 pub use network::{
     CELL_VALUES, Greedy, MAX_STAGES, N_FEATURES, N_TUPLES, N_WEIGHTS, Network, PATTERNS,
     STAGE_2_EXPONENT, STAGE_EXPONENT, StageError, TUPLE_ENTRIES, TUPLE_LEN, features, stage,

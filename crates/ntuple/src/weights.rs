@@ -299,18 +299,23 @@ pub fn load_weights(path: &Path) -> Result<Weights, FileError> {
     Ok(Weights { network, episodes })
 }
 
-/// The networks loaded so far in this process, by path.
+/// The networks loaded so far in this process, by path (kept for the
+/// process's life: a frontend builds a solver per game, and a network
+/// dropped between games would be read again for the next).
 static LOADED: Mutex<Vec<(PathBuf, Arc<Network>)>> = Mutex::new(Vec::new());
 
 /// The network in the weights file at `path` (default: the shipped file,
-/// [`crate::SHIPPED_WEIGHTS`]), loaded once per process and shared: every
-/// solver, game and session of a frontend uses the same copy, since a
-/// network is hundreds of megabytes.
+/// wherever [`crate::find_shipped_weights`] finds it), loaded once per
+/// process and shared: every solver, game and session of a frontend uses
+/// the same copy, since a network is hundreds of megabytes.
 ///
 /// # Errors
-/// As [`load_weights`].
+/// As [`load_weights`]; without `path`, also when no shipped file is found.
 pub fn shared_network(path: Option<&Path>) -> Result<Arc<Network>, FileError> {
-    let path = path.map_or_else(|| PathBuf::from(crate::SHIPPED_WEIGHTS), Path::to_owned);
+    let path = match path {
+        Some(p) => p.to_owned(),
+        None => crate::find_shipped_weights()?,
+    };
     // A panic while loading leaves the list as it was: still usable.
     let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, net)) = loaded.iter().find(|(p, _)| *p == path) {

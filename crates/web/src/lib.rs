@@ -112,7 +112,7 @@ pub struct AppState {
 
 impl AppState {
     /// A server's state. `weights` is the learned presets' weights file
-    /// (`None`: the shipped one, `ntuple::SHIPPED_WEIGHTS`); it is loaded the
+    /// (`None`: the shipped one, `ntuple::find_shipped_weights`); it is loaded the
     /// first time a learned preset is asked for. `endgame`: tables every
     /// preset plays by where one applies (see
     /// [`Solver::with_endgame`](solver_expectimax::Solver::with_endgame)).

@@ -56,9 +56,13 @@ impl Searcher {
         }
     }
 
-    /// The weights file the learned presets load.
+    /// The weights file the learned presets load: the one given, or the
+    /// shipped one where it is found (else where the checkout keeps it, to
+    /// name in a message).
     pub(crate) fn weights_path(&self) -> PathBuf {
-        self.weights.clone().unwrap_or_else(|| PathBuf::from(ntuple::SHIPPED_WEIGHTS))
+        self.weights.clone().unwrap_or_else(|| {
+            ntuple::find_shipped_weights().unwrap_or_else(|_| ntuple::SHIPPED_WEIGHTS.into())
+        })
     }
 
     /// Whether `preset` can be built without a missing file.
