@@ -429,26 +429,6 @@ pub fn load_checkpoint(path: &Path) -> Result<Checkpoint, FileError> {
     Ok(Checkpoint { network, counters: Counters { episodes, moves, seconds }, coherence })
 }
 
-/// What training can go on from: a checkpoint (everything, exactly), or a
-/// shipped weights file (its network and episode count; the TC state starts
-/// afresh, and moves and time from 0), told apart by their magic bytes.
-///
-/// # Errors
-/// As [`load_checkpoint`] or [`crate::load_weights`].
-pub fn load_resumable(path: &Path) -> Result<Checkpoint, FileError> {
-    if is_checkpoint(path)? {
-        return load_checkpoint(path);
-    }
-    // Anything else is read as a weights file, whose loader names what is
-    // wrong (wrong magic included).
-    let weights = crate::load_weights(path)?;
-    Ok(Checkpoint {
-        network: weights.network,
-        counters: Counters { episodes: weights.episodes, moves: 0, seconds: 0.0 },
-        coherence: None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -41,9 +41,7 @@ mod network;
 mod train;
 mod weights;
 
-pub use file::{
-    Checkpoint, FileError, FileErrorKind, load_checkpoint, load_resumable, save_checkpoint,
-};
+pub use file::{Checkpoint, FileError, FileErrorKind, load_checkpoint, save_checkpoint};
 pub use find::{find_shipped_weights, shipped_weights_places};
 pub use network::{
     CELL_VALUES, Greedy, MAX_STAGES, N_FEATURES, N_TUPLES, N_WEIGHTS, Network, PATTERNS,
@@ -53,4 +51,4 @@ pub use train::{
     CURVE_MILESTONES, Counters, CurveRow, Episode, Progress, RESTART_TILES, Restarts, TrainConfig,
     TrainError, Trainer,
 };
-pub use weights::{SCALE, Weights, load_weights, save_weights, shared_network};
+pub use weights::{SCALE, Weights, load_resumable, load_weights, save_weights, shared_network};

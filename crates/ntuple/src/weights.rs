@@ -23,10 +23,11 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 
 use crate::file::{
-    Checksum, FileError, FileErrorKind, Reader, VERSION, is_checkpoint, read_all, shape_bytes,
-    stage_bytes, write_atomically,
+    Checkpoint, Checksum, FileError, FileErrorKind, Reader, VERSION, is_checkpoint,
+    load_checkpoint, read_all, shape_bytes, stage_bytes, write_atomically,
 };
 use crate::network::{N_WEIGHTS, Network};
+use crate::train::Counters;
 use rayon::prelude::*;
 
 const MAGIC: &[u8; 8] = b"N2048NET";
@@ -297,6 +298,26 @@ pub fn load_weights(path: &Path) -> Result<Weights, FileError> {
         decode(&raw, stages, scale).ok_or_else(|| corrupt("the weights do not decode"))?;
     let network = Network::from_raw(weights);
     Ok(Weights { network, episodes })
+}
+
+/// What training can go on from: a checkpoint (everything, exactly), or a
+/// shipped weights file (its network and episode count; the TC state starts
+/// afresh, and moves and time from 0), told apart by their magic bytes.
+///
+/// # Errors
+/// As [`load_checkpoint`] or [`load_weights`].
+pub fn load_resumable(path: &Path) -> Result<Checkpoint, FileError> {
+    if is_checkpoint(path)? {
+        return load_checkpoint(path);
+    }
+    // Anything else is read as a weights file, whose loader names what is
+    // wrong (wrong magic included).
+    let weights = load_weights(path)?;
+    Ok(Checkpoint {
+        network: weights.network,
+        counters: Counters { episodes: weights.episodes, moves: 0, seconds: 0.0 },
+        coherence: None,
+    })
 }
 
 /// The networks loaded so far in this process, by path (kept for the
