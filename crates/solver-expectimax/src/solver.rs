@@ -17,84 +17,11 @@ use crate::stats::Stats;
 use crate::table::{Paging, TransTable};
 use crate::tutorial::Tutorial;
 
-/// A spawn below a root child, one task of the root's search.
-#[derive(Debug, Clone, Copy)]
-struct RootTask<B> {
-    /// The child's position in [`Root::moved`].
-    child: usize,
-    /// The child with the spawned tile.
-    board: B,
-    /// Whether the spawned tile is a 4.
-    four: bool,
-}
+mod learned;
+mod root;
 
-/// The root of a search: each legal direction's moved board, and the spawns
-/// below them. Both algorithms search the same tasks and turn their values
-/// into a decision the same way ([`Root::sum_per_child`], [`Root::choose`]).
-struct Root<B> {
-    moved: Vec<(Direction, B)>,
-    tasks: Vec<RootTask<B>>,
-}
-
-impl<B: GameBoard> Root<B> {
-    /// For each legal direction, the moved board; and for each of its empty
-    /// cells and spawn values, one task.
-    fn new(board: &B, p4: f64) -> Root<B> {
-        let moved: Vec<(Direction, B)> = Direction::ALL
-            .into_iter()
-            .zip(board.slide_each_unscored())
-            .filter(|(_, b)| b != board)
-            .collect();
-        let mut tasks = Vec::new();
-        for (child, (_, after)) in moved.iter().enumerate() {
-            for idx in after.empty_cells() {
-                if p4 < 1.0 {
-                    let board = after.with_exponent_unchecked(idx, 1);
-                    tasks.push(RootTask { child, board, four: false });
-                }
-                if p4 > 0.0 {
-                    let board = after.with_exponent_unchecked(idx, 2);
-                    tasks.push(RootTask { child, board, four: true });
-                }
-            }
-        }
-        Root { moved, tasks }
-    }
-
-    /// Each child's sum over its tasks of `term(task, value)`, with the
-    /// tasks' `values` in task order, added in that order (so the sums are
-    /// the same whatever ran them), by `add`.
-    fn sum_per_child<V, T: Copy + Default>(
-        &self,
-        values: impl IntoIterator<Item = V>,
-        term: impl Fn(&RootTask<B>, V) -> T,
-        add: impl Fn(T, T) -> T,
-    ) -> Vec<T> {
-        let mut totals = vec![T::default(); self.moved.len()];
-        for (task, v) in self.tasks.iter().zip(values) {
-            totals[task.child] = add(totals[task.child], term(task, v));
-        }
-        totals
-    }
-
-    /// Each direction's value and the best direction: the first of the
-    /// largest in [`Direction::ALL`] order, as Java's `Stream.max` keeps on
-    /// ties. `None` without a legal direction.
-    fn choose<T: Copy + PartialOrd>(&self, totals: &[T]) -> Option<(Direction, [Option<f64>; 4])>
-    where
-        f64: From<T>,
-    {
-        let mut values = [None; 4];
-        let mut best: Option<(Direction, T)> = None;
-        for ((dir, _), &v) in self.moved.iter().zip(totals) {
-            values[dir.index()] = Some(f64::from(v));
-            if best.is_none_or(|(_, bv)| v > bv) {
-                best = Some((*dir, v));
-            }
-        }
-        best.map(|(d, _)| (d, values))
-    }
-}
+use learned::{Borrowed, Packed, Shaped};
+use root::Root;
 
 /// The smallest head (exponent of the tile in the corner) of a chain whose
 /// table the solver plays by: 16384.
@@ -242,75 +169,6 @@ enum Engine {
 /// A learned evaluator of packed 4x4 afterstates, shared by the solvers
 /// and threads that use it (a network is hundreds of megabytes).
 pub type SharedEvaluator = Arc<dyn Evaluator<Board>>;
-
-/// A learned estimate as the search uses it: the score still to come is
-/// never below 0, so an estimate under 0 (near the end of a game, where a
-/// network errs) counts as 0. Left as it was, a move into such a board
-/// looked worse than one after which every spawn loses (worth 0).
-#[inline]
-fn learned_value(estimate: f32) -> f32 {
-    estimate.max(0.0)
-}
-
-/// What a lost board is worth to a learned search: the score still to come
-/// is 0, but a hair below it, so that a move that survives beats one that
-/// loses when its value is 0 too. It vanishes in the rounding of a sum with
-/// any live value above about 1e-12, so no other value changes.
-const LEARNED_LOST: f32 = -1e-20;
-
-/// A shared evaluator borrowed for one decision: a sized handle on the
-/// trait object, which the generic search takes by reference.
-struct Borrowed<'a>(&'a dyn Evaluator<Board>);
-
-impl Evaluator<Board> for Borrowed<'_> {
-    #[inline]
-    fn evaluate(&self, board: &Board) -> f32 {
-        learned_value(self.0.evaluate(board))
-    }
-
-    fn lost_value(&self, _: &Board) -> f32 {
-        LEARNED_LOST
-    }
-}
-
-/// A learned value with the heuristic added ([`Algorithm::Learned`]'s
-/// `heuristic`, [`crate::LEARNED_HEURISTIC`] in the presets).
-struct Shaped {
-    net: SharedEvaluator,
-    heuristic: WeightedEvaluator,
-    weight: f32,
-}
-
-impl Evaluator<Board> for Shaped {
-    #[inline]
-    fn evaluate(&self, board: &Board) -> f32 {
-        self.net.evaluate(board) + self.weight * self.heuristic.evaluate(board)
-    }
-}
-
-/// A 4x4 board of any type, scored by an evaluator of packed boards: the
-/// learned search on boards without a packed form, [`game_core::Grid`]s of
-/// size 4 (it rejects other sizes before searching) and boards with a tile
-/// past 32768 (which the network then reads clamped to 32768), through
-/// the learned values of [`Borrowed`].
-struct Packed<'a>(Borrowed<'a>);
-
-impl<B: GameBoard> Evaluator<B> for Packed<'_> {
-    fn evaluate(&self, board: &B) -> f32 {
-        let mut rows = [[0u8; 4]; 4];
-        for (r, row) in rows.iter_mut().enumerate() {
-            for (c, cell) in row.iter_mut().enumerate() {
-                *cell = board.exponent(r, c).unwrap_or(0);
-            }
-        }
-        // Every exponent a 4x4 board holds fits the packed board.
-        Board::from_exponents(rows).map_or(0.0, |packed| self.0.evaluate(&packed))
-    }
-
-    fn lost_value(&self, _: &B) -> f32 {
-        LEARNED_LOST
-    }
-}
 
 /// A search's transposition tables within `table_bytes`: the leaf
 /// parents' small one (when the bound leaves room for twice its size) and
