@@ -162,3 +162,19 @@ def test_endgame_tables_decide_late_chains_and_say_so(tmp_path, capfd):
         py2048.Solver("fast", endgame=str(tmp_path))
     with pytest.raises(OSError):
         py2048.EndgameTables("/proc/no-such-folder/tables", max_states=100)
+
+
+def test_a_solver_takes_the_presets_other_settings():
+    # The fast preset's depth is adaptive, 1 to 3 plies of chance: the
+    # bonus (replacing the preset's) moves it to either end.
+    board = "2 2 4 8/0 0 0 0/0 0 0 0/0 0 0 0"
+    assert py2048.Solver("fast").decide(board).depth == 1
+    assert py2048.Solver("fast", depth_bonus=12, prob_cutoff=0.01).decide(board).depth == 3
+    with pytest.raises(ValueError, match="heuristic"):
+        py2048.Solver("fast", heuristic=0.5)
+    with pytest.raises(ValueError, match="depth_bonus"):
+        py2048.Solver("fast", depth=2, depth_bonus=1)
+    with pytest.raises(ValueError, match="prob_cutoff"):
+        py2048.Solver("tutorial", prob_cutoff=0.1)
+    with pytest.raises(ValueError, match="prob_cutoff"):
+        py2048.Solver("fast", prob_cutoff=2.0)

@@ -115,6 +115,10 @@ class Solver:
             :data:`SHIPPED_WEIGHTS`; ``FileNotFoundError`` if absent).
         endgame: :class:`EndgameTables` to play by on late-game chains (4x4
             boards, a 4 one spawn in ten); the search decides elsewhere.
+        prob_cutoff, depth_bonus, heuristic: the preset's other settings
+            (``cli-ascii``'s ``--prob-cutoff``, ``--depth-bonus`` and
+            ``--heuristic``); a ``ValueError`` where the preset has no such
+            setting.
 
     Note that ``default`` allocates a 256 MB table and ``max`` 1 GB.
     """
@@ -128,6 +132,9 @@ class Solver:
         threads: int | None = None,
         weights: str | os.PathLike[str] | None = None,
         endgame: EndgameTables | None = None,
+        prob_cutoff: float | None = None,
+        depth_bonus: int | None = None,
+        heuristic: float | None = None,
     ) -> None:
         if endgame is not None and not isinstance(endgame, EndgameTables):
             raise TypeError(f"endgame= takes py2048.EndgameTables, not {type(endgame).__name__}")
@@ -148,8 +155,17 @@ class Solver:
         self.preset = preset
         if weights is None and _native.is_learned(preset):
             weights = SHIPPED_WEIGHTS
+        if depth_bonus is not None:
+            depth_bonus = whole(depth_bonus, "depth_bonus", minimum=-12, maximum=12)
+        for name, value in (("prob_cutoff", prob_cutoff), ("heuristic", heuristic)):
+            if value is not None and not (isinstance(value, (int, float)) and value >= 0):
+                raise ValueError(f"{name} must be a number of 0 or more, got {value!r}")
+        if prob_cutoff is not None and prob_cutoff > 1:
+            raise ValueError(f"prob_cutoff must lie in 0 to 1, got {prob_cutoff}")
         tables = None if endgame is None else endgame._tables
-        self._solver = _native.Solver(preset, time_ms, depth, threads, weights, tables)
+        self._solver = _native.Solver(
+            preset, time_ms, depth, threads, weights, tables, prob_cutoff, depth_bonus, heuristic
+        )
 
     def decide(self, board: Any, four_probability: float = 0.1) -> Decision:
         """The best action for ``board``: its text (``"2 0 0 2/..."``), a
