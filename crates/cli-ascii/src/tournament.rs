@@ -184,7 +184,7 @@ fn interrupted(
 /// them: a records file names them, and a resume must give the same. The
 /// thread count counts only with a time budget (without one, decisions do
 /// not depend on it: tests/watch.rs), and a network by its file's path and
-/// size.
+/// the checksum its header keeps of its weights.
 pub(crate) fn settings_line(
     player: &SearchArgs,
     rules: &RulesArgs,
@@ -220,8 +220,11 @@ pub(crate) fn settings_line(
                         .unwrap_or_else(|_| ntuple::SHIPPED_WEIGHTS.into())
                 });
                 let path = std::fs::canonicalize(&path).unwrap_or(path);
-                let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
-                line.push_str(&format!(" --weights {} ({bytes} bytes)", path.display()));
+                // The path and the weights' own checksum (from the file's
+                // header): a network retrained into the same file, of the
+                // same size, is another network.
+                let sum = ntuple::weights_checksum(&path).unwrap_or(0);
+                line.push_str(&format!(" --weights {} (checksum {sum:016x})", path.display()));
             }
             if search.endgame {
                 // The tables are a pure function of their formations, so

@@ -66,3 +66,30 @@ fn the_weights_are_found_where_the_environment_says() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A records file names its network by path and the weights' checksum, so
+/// another network written to the same path is not resumed as the first.
+#[test]
+fn a_resume_with_another_network_at_the_same_path_is_refused() {
+    let dir = std::env::temp_dir().join(format!("cli-weights-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (weights, games) = (dir.join("net.n2048"), dir.join("games.csv"));
+    std::fs::copy(ntuple::SHIPPED_WEIGHTS, &weights).unwrap();
+    let run = |n: &str| {
+        crate::util::cli()
+            .args(["tournament", "--preset", "ntuple", "--depth", "1", "--max-moves", "10"])
+            .args(["--games", n, "--resume", "--weights"])
+            .arg(&weights)
+            .arg("--csv")
+            .arg(&games)
+            .output()
+            .unwrap()
+    };
+    assert!(run("1").status.success());
+    ntuple::save_weights(&ntuple::Network::filled(0.0), 0, &weights).unwrap();
+    let out = run("2");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("its games were played with") && err.contains("checksum"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -254,6 +254,33 @@ pub fn save_weights(net: &Network, episodes: u64, path: &Path) -> Result<(), Fil
     })
 }
 
+/// The checksum a weights file's header keeps of its weights (of their
+/// uncompressed stream), read from the header alone: what tells two
+/// networks apart where their paths and sizes agree (a records file names
+/// its network by path and checksum). Not checked against the weights:
+/// [`load_weights`] does that.
+///
+/// # Errors
+/// [`FileError`] when the file cannot be read or its header is not a
+/// weights file's of this shape and version.
+pub fn weights_checksum(path: &Path) -> Result<u64, FileError> {
+    use std::io::Read;
+    if is_checkpoint(path)? {
+        return Err(FileError::new(path, FileErrorKind::Checkpoint));
+    }
+    // The header is a few dozen bytes; the weights after it, megabytes.
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(4096).read_to_end(&mut head))
+        .map_err(|e| FileError::new(path, FileErrorKind::Io(e)))?;
+    let mut r = Reader { bytes: &head, path };
+    r.header(MAGIC, "a weights file")?;
+    let _scale = r.u32()?;
+    let _episodes = r.u64()?;
+    let _raw_len = r.u64()?;
+    r.u64()
+}
+
 /// Reads a weights file written by [`save_weights`], of this version or
 /// version 1 (one stage).
 ///

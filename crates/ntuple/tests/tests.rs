@@ -64,6 +64,23 @@ fn weights_round_trip_within_half_a_step() {
     }
 }
 
+/// A records file names its network by path and this checksum: two
+/// networks of one size must differ in it, one network must not.
+#[test]
+fn the_header_checksum_tells_networks_apart() {
+    let (a, b) = (Scratch::new("sum-a.n2048"), Scratch::new("sum-b.n2048"));
+    save_weights(&sparse_network(), 1, &a.0).expect("written");
+    save_weights(&Network::filled(0.0), 1, &b.0).expect("written");
+    let sum_a = ntuple::weights_checksum(&a.0).expect("a weights file");
+    assert_ne!(sum_a, ntuple::weights_checksum(&b.0).expect("a weights file"));
+    save_weights(&sparse_network(), 99, &b.0).expect("written");
+    assert_eq!(ntuple::weights_checksum(&b.0).expect("a weights file"), sum_a);
+    std::fs::write(&b.0, b"N2048NET").expect("writable");
+    assert!(ntuple::weights_checksum(&b.0).is_err());
+    std::fs::write(&b.0, b"not a weights file at all").expect("writable");
+    assert!(ntuple::weights_checksum(&b.0).is_err());
+}
+
 #[test]
 fn damaged_weights_files_are_errors() {
     let file = Scratch::new("damaged.n2048");

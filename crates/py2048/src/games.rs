@@ -176,6 +176,14 @@ fn endgame_table_count(max_states: Option<u64>) -> usize {
     endgame::default_formations(max_states).len()
 }
 
+/// The checksum a weights file's header keeps of its weights, as the
+/// records files' settings lines name a network (0 for a file that is not
+/// a weights file, as cli-ascii writes it).
+#[pyfunction]
+fn weights_checksum(path: PathBuf) -> u64 {
+    ntuple::weights_checksum(&path).unwrap_or(0)
+}
+
 /// The records file's header line.
 #[pyfunction]
 fn csv_header() -> &'static str {
@@ -325,6 +333,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GamePlayer>()?;
     m.add_function(wrap_pyfunction!(endgame_table_count, m)?)?;
     m.add_function(wrap_pyfunction!(check_endgame_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(weights_checksum, m)?)?;
     m.add_function(wrap_pyfunction!(csv_header, m)?)?;
     m.add_function(wrap_pyfunction!(csv_line, m)?)?;
     m.add_function(wrap_pyfunction!(read_csv, m)?)?;

@@ -188,6 +188,11 @@ def test_a_learned_player_gets_its_network_through_the_object_store(cluster, tmp
     )
     assert [(r.seed, r.score, r.max_tile, r.moves) for r in t.records] == cli
     assert min(r.max_tile for r in t.records) >= 2048  # the network, not a stand-in
+    # The network named alike, by path and checksum: either program resumes
+    # the other's file.
+    made_by = _native.made_by((tmp_path / "ray.csv").read_text())
+    assert made_by == _native.made_by((tmp_path / "cli.csv").read_text())
+    assert f"(checksum {_native.weights_checksum(weights):016x})" in made_by
 
 
 def test_endgame_tables_are_built_before_the_games_and_play_as_in_the_cli(cluster, tmp_path):
@@ -373,10 +378,11 @@ def test_players_pickle_and_name_their_options():
     assert pickle.loads(pickle.dumps(p)) == p
     assert p.options() == "--preset ntuple --depth 2 --heuristic 0 --endgame --tables-max-states 1000"
     shipped = os.path.realpath(py2048.SHIPPED_WEIGHTS)
-    size = os.path.getsize(shipped)
+    checksum = _native.weights_checksum(shipped)
+    assert checksum != 0
     tables = _native.endgame_table_count(1000)
     assert p.settings_line(None) == (
-        f"--preset ntuple --depth 2 --heuristic 0 --weights {shipped} ({size} bytes)"
+        f"--preset ntuple --depth 2 --heuristic 0 --weights {shipped} (checksum {checksum:016x})"
         f" --endgame ({tables} tables) --size 4 --four-probability 0.1"
     )
 

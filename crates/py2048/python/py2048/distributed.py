@@ -192,8 +192,7 @@ class Player:
         path = self.weights_path()
         if path is not None:
             real = os.path.realpath(path)
-            size = os.path.getsize(real) if os.path.isfile(real) else 0
-            parts.append(f"--weights {real} ({size} bytes)")
+            parts.append(f"--weights {real} (checksum {_native.weights_checksum(real):016x})")
         if self.endgame:
             parts.append(f"--endgame ({_native.endgame_table_count(self.tables_max_states)} tables)")
         four = _number(self.four_probability, "four_probability")
