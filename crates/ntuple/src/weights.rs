@@ -36,12 +36,10 @@ const MAGIC: &[u8; 8] = b"N2048NET";
 /// points: a weight is off by at most `1 / (2 * SCALE)` (four points) after
 /// a round trip, a board's value (32 weights) by at most 128 points and
 /// typically by about 13 (independent roundings), against values of
-/// 100,000 and more. Each halving of the scale saves about 7 to 8 MB of a
-/// trained two-stage network: the shipped one (1,717,015 episodes) is 104.7,
-/// 69.6, 61.2 and 53.3 MB at scales 8, 1/2, 1/4 and 1/8 (zstd -9), and a
-/// file must stay under about 64 MB with room for more training. At two
-/// plies those four exports reached 16384 in 61, 59, 62 and 62 of the same
-/// 100 games (docs/ntuple.md).
+/// 100,000 and more. Each halving of the scale makes a trained network's
+/// file several megabytes smaller, a shipped file must stay under about 64
+/// MB with room for more training, and the coarser exports played as well
+/// as the finer ones (docs/ntuple.md has the sizes and the games).
 pub const SCALE: f32 = 0.125;
 
 /// Whether a file's scale is one this build reads: a power of two from

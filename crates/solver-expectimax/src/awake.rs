@@ -2,12 +2,10 @@
 //! follow one another.
 //!
 //! Rayon puts an idle worker to sleep within microseconds, and waking a
-//! sleeping worker is the operating system's job. On our 2-vCPU virtual
-//! machine an idle vCPU is halted, and the wake-up often comes after the
-//! whole of an early decision (about half a millisecond): a probe of 230
-//! tasks of 3 µs each, started 3 ms apart on a 2-thread pool, found the
-//! second thread taking part in 37 of 100 runs (docs/solver.md, "Keeping
-//! the helpers awake"). So when a search starts, the helpers run a job
+//! sleeping worker is the operating system's job. On a virtual machine an
+//! idle vCPU is halted, and the wake-up often comes after the whole of an
+//! early decision, so the second thread takes no part in it (measured in
+//! docs/solver.md, "Keeping the helpers awake"). So when a search starts, the helpers run a job
 //! that looks for work instead of sleeping, until [`GRACE`] after it ends
 //! (`Awake::spin` says when exactly they stop). They run the pool's jobs
 //! as idle rayon workers do, so values and decisions are the same whether

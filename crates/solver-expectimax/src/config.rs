@@ -135,8 +135,8 @@ pub enum ConfigError {
 pub const MAX_DEPTH: u32 = 12;
 
 /// The most threads a search accepts. Far more threads than cores only add
-/// overhead (1024 threads took 9.7 s for a search of 253 nodes; 10,000 took
-/// 88 s for a search budgeted at 1 s), so more is refused, not slowed down.
+/// overhead, which grows with the count until a small search takes seconds
+/// (docs/solver.md), so more is refused, not slowed down.
 pub const MAX_THREADS: usize = 256;
 
 impl fmt::Display for ConfigError {

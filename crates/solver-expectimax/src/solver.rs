@@ -114,8 +114,8 @@ pub struct Solver {
 ///
 /// A decision asked from another thread hands its work over to the pool and
 /// sleeps until the pool hands the result back: two wake-ups of sleeping
-/// threads, which on our 2-vCPU machine cost about 0.1 ms, a third of a
-/// `ntuple` decision (docs/solver.md, "Handing decisions to the pool").
+/// threads, which can cost a good share of a fast decision (measured in
+/// docs/solver.md, "Handing decisions to the pool").
 /// Asked from one of the pool's threads, the decision starts at once. The
 /// other threads keep looking for work until 2 ms after each search starts
 /// and ends, so in a loop of decisions they are awake when the next starts

@@ -24,7 +24,7 @@ pub(crate) struct Searcher {
     /// Each preset's solver, once built. The cell makes concurrent first
     /// requests share one build: each build allocates the preset's table
     /// (up to `table_bytes`) and a thread, and 100 concurrent first
-    /// autoplays of one preset once built 100 solvers (4.3 GB resident).
+    /// autoplays of one preset once built 100 solvers (docs/web.md).
     solvers: Mutex<HashMap<Preset, Arc<OnceCell<Arc<Solver>>>>>,
     /// Solvers built so far (each preset's at most once).
     built: AtomicUsize,
