@@ -109,13 +109,14 @@ def cluster():
         yield address
     finally:
         ray.shutdown()
-        # `ray start --block` takes half a minute to end on SIGTERM: a few
-        # seconds' grace, then the whole process group goes.
+        # `ray start --block` takes half a minute to end on SIGTERM: three
+        # seconds' grace for all of them, then each whole process group goes.
         for p in reversed(nodes):
             os.killpg(p.pid, signal.SIGTERM)
+        grace = time.monotonic() + 3
         for p in nodes:
             try:
-                p.wait(timeout=5)
+                p.wait(timeout=max(0.1, grace - time.monotonic()))
             except subprocess.TimeoutExpired:
                 os.killpg(p.pid, signal.SIGKILL)
                 p.wait()
@@ -180,10 +181,10 @@ def test_a_learned_player_gets_its_network_through_the_object_store(cluster, tmp
     weights = tmp_path / "copy.n2048"
     shutil.copyfile(py2048.SHIPPED_WEIGHTS, weights)
     player = Player("ntuple", depth=1, weights=str(weights))
-    t = tournament(player, games=4, seed_start=141, csv=tmp_path / "ray.csv", progress=False)
+    t = tournament(player, games=2, seed_start=141, csv=tmp_path / "ray.csv", progress=False)
     cli = _cli_records(
         ["tournament", "--preset", "ntuple", "--depth", "1", "--weights", str(weights),
-         "--games", "4", "--seed-start", "141"],
+         "--games", "2", "--seed-start", "141"],
         tmp_path / "cli.csv",
     )
     assert [(r.seed, r.score, r.max_tile, r.moves) for r in t.records] == cli
@@ -297,12 +298,12 @@ def _task_workers() -> list[int]:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds workers in /proc")
 def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path):
     csv = tmp_path / "killed.csv"
-    player = Player("fast")  # games of a few seconds: time to kill one
+    player = Player("fast", depth=2)  # games of a second or two: time to kill one
     result: dict[str, object] = {}
 
     def run() -> None:
         try:
-            result["t"] = tournament(player, games=6, seed_start=121, csv=csv, progress=False)
+            result["t"] = tournament(player, games=4, seed_start=121, csv=csv, progress=False)
         except BaseException as e:  # the assertion below reports it
             result["error"] = e
 
@@ -322,9 +323,10 @@ def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path):
     assert "error" not in result, result.get("error")
     assert killed is not None, "no worker was caught playing"
     t = result["t"]
-    assert [r.seed for r in t.records] == list(range(121, 127))
+    assert [r.seed for r in t.records] == list(range(121, 125))
     cli = _cli_records(
-        ["tournament", "--preset", "fast", "--games", "6", "--seed-start", "121"], tmp_path / "cli.csv"
+        ["tournament", "--preset", "fast", "--depth", "2", "--games", "4", "--seed-start", "121"],
+        tmp_path / "cli.csv",
     )
     # Every game once, the same games as the CLI's.
     assert _games(csv) == cli
