@@ -6,9 +6,7 @@
 //! `compare`, so that the same seeds give the same games and the same
 //! report.
 
-use std::fmt;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use game_core::{Board, Grid, Rules, RulesBuilder};
 use pyo3::exceptions::PyValueError;
@@ -16,12 +14,10 @@ use pyo3::prelude::*;
 use records::Record;
 use records::paired::{Comparison, Reach, Scores, Sprt, Verdict, pairs};
 use records::summary::Summary;
-use solver_expectimax::endgame::{self, Endgame};
-use solver_expectimax::{
-    ExpectimaxPlayer, GameRecord, Preset, SearchConfig, SharedEvaluator, play_game,
-};
+use solver_expectimax::endgame;
+use solver_expectimax::{ExpectimaxPlayer, GameRecord, Preset, play_game};
 
-use crate::search::{EndgameTables, Overrides, network_of, search_config, solver_of};
+use crate::search::{EndgameTables, Overrides, SolverParts};
 use crate::value_error;
 
 /// A record as Python sees it: seed, score, max tile, moves, milliseconds,
@@ -72,23 +68,10 @@ fn game_record(game: &GameRecord) -> Record {
 /// A player of whole games: the search settings, the network and the
 /// endgame tables, loaded once and shared by every game it plays.
 #[pyclass(module = "py2048._native", frozen)]
+#[derive(Debug)]
 pub(crate) struct GamePlayer {
-    config: SearchConfig,
-    net: Option<SharedEvaluator>,
-    endgame: Option<Arc<Endgame>>,
+    parts: SolverParts,
     rules: Rules,
-}
-
-impl fmt::Debug for GamePlayer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The network has no Debug form: whether there is one says enough.
-        f.debug_struct("GamePlayer")
-            .field("config", &self.config)
-            .field("learned", &self.net.is_some())
-            .field("endgame", &self.endgame.is_some())
-            .field("rules", &self.rules)
-            .finish()
-    }
 }
 
 #[pymethods]
@@ -123,19 +106,14 @@ impl GamePlayer {
             endgame::check_rules(&rules).map_err(value_error)?;
         }
         let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
-        let config = search_config(preset, &overrides)?;
-        let net = network_of(preset, weights)?;
-        let endgame = endgame.map(|t| Arc::clone(&t.tables));
-        // Bad settings fail here, not in the first game (a solver allocates
-        // its table, up to 1 GB: no GIL needed).
-        py.detach(|| solver_of(config, net.as_ref(), endgame.as_ref()))?;
-        Ok(GamePlayer { config, net, endgame, rules })
+        let (parts, _) = SolverParts::new(py, preset, &overrides, weights, endgame.as_deref())?;
+        Ok(GamePlayer { parts, rules })
     }
 
     /// The search threads each game uses (what a scheduler reserves).
     #[getter]
     fn threads(&self) -> usize {
-        self.config.threads
+        self.parts.config.threads
     }
 
     /// Plays the game of `seed` to its end (or `max_moves`) with the GIL
@@ -144,7 +122,7 @@ impl GamePlayer {
     #[pyo3(signature = (seed, max_moves=None))]
     fn play(&self, py: Python<'_>, seed: u64, max_moves: Option<u64>) -> PyResult<RecordTuple> {
         let game = py.detach(|| -> PyResult<GameRecord> {
-            let solver = solver_of(self.config, self.net.as_ref(), self.endgame.as_ref())?;
+            let solver = self.parts.solver()?;
             let mut player = ExpectimaxPlayer::with_solver(solver);
             let (rules, player) = (self.rules, &mut player);
             if rules.size() == 4 {

@@ -2,6 +2,7 @@
 //! from a preset and reused (its transposition table stays warm), and the
 //! [`Network`]'s value of packed boards.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -114,7 +115,7 @@ pub(crate) struct Overrides {
 
 /// `preset`'s search settings with `o` applied; a `ValueError` for a
 /// setting the preset does not have (as cli-ascii refuses the option).
-pub(crate) fn search_config(preset: Preset, o: &Overrides) -> PyResult<SearchConfig> {
+fn search_config(preset: Preset, o: &Overrides) -> PyResult<SearchConfig> {
     let mut config: SearchConfig = preset.config();
     if let Some(ms) = o.time_ms {
         if ms == 0 {
@@ -165,42 +166,71 @@ pub(crate) fn search_config(preset: Preset, o: &Overrides) -> PyResult<SearchCon
     Ok(config)
 }
 
-/// The network of a learned `preset` from `weights` (which it needs), or
-/// `None` for a heuristic preset (which must not be given one).
-pub(crate) fn network_of(
-    preset: Preset,
-    weights: Option<PathBuf>,
-) -> PyResult<Option<SharedEvaluator>> {
-    if !preset.is_learned() {
-        return match weights {
-            Some(_) => Err(PyValueError::new_err(format!(
-                "weights= is for the learned presets (ntuple, ntuple-deep), not {preset}"
-            ))),
-            None => Ok(None),
-        };
-    }
-    let path = weights.ok_or_else(|| {
-        PyValueError::new_err(format!("the learned preset {preset} needs weights=PATH"))
-    })?;
-    let net: SharedEvaluator = load_network(&path)?;
-    Ok(Some(net))
+/// What a solver is made of, settled once: the search settings, the
+/// network of a learned preset and the endgame tables. A Python `Solver`
+/// builds one solver from it; a `GamePlayer` builds a fresh one per game.
+#[derive(Clone)]
+pub(crate) struct SolverParts {
+    pub(crate) config: SearchConfig,
+    net: Option<SharedEvaluator>,
+    endgame: Option<Arc<Endgame>>,
 }
 
-/// A solver of `config`, with its network and its endgame tables.
-pub(crate) fn solver_of(
-    config: SearchConfig,
-    net: Option<&SharedEvaluator>,
-    endgame: Option<&Arc<Endgame>>,
-) -> PyResult<solver_expectimax::Solver> {
-    let solver = match net {
-        Some(net) => solver_expectimax::Solver::with_evaluator(config, Arc::clone(net)),
-        None => solver_expectimax::Solver::new(config),
+impl fmt::Debug for SolverParts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The network has no Debug form: whether there is one says enough.
+        f.debug_struct("SolverParts")
+            .field("config", &self.config)
+            .field("learned", &self.net.is_some())
+            .field("endgame", &self.endgame.is_some())
+            .finish()
     }
-    .map_err(value_error)?;
-    Ok(match endgame {
-        Some(tables) => solver.with_endgame(Arc::clone(tables)),
-        None => solver,
-    })
+}
+
+impl SolverParts {
+    /// `preset` with `overrides`, its network from `weights` (a learned
+    /// preset needs one, a heuristic preset must not be given one) and the
+    /// tables; a `ValueError` for what does not apply, and a solver built
+    /// once (without the GIL: it allocates its table) so that bad settings
+    /// fail here.
+    pub(crate) fn new(
+        py: Python<'_>,
+        preset: Preset,
+        overrides: &Overrides,
+        weights: Option<PathBuf>,
+        endgame: Option<&EndgameTables>,
+    ) -> PyResult<(SolverParts, solver_expectimax::Solver)> {
+        let config = search_config(preset, overrides)?;
+        let net = if preset.is_learned() {
+            let path = weights.ok_or_else(|| {
+                PyValueError::new_err(format!("the learned preset {preset} needs weights=PATH"))
+            })?;
+            let net: SharedEvaluator = load_network(&path)?;
+            Some(net)
+        } else if weights.is_some() {
+            return Err(PyValueError::new_err(format!(
+                "weights= is for the learned presets (ntuple, ntuple-deep), not {preset}"
+            )));
+        } else {
+            None
+        };
+        let parts = SolverParts { config, net, endgame: endgame.map(|t| Arc::clone(&t.tables)) };
+        let solver = py.detach(|| parts.solver())?;
+        Ok((parts, solver))
+    }
+
+    /// A solver of these parts.
+    pub(crate) fn solver(&self) -> PyResult<solver_expectimax::Solver> {
+        let solver = match &self.net {
+            Some(net) => solver_expectimax::Solver::with_evaluator(self.config, Arc::clone(net)),
+            None => solver_expectimax::Solver::new(self.config),
+        }
+        .map_err(value_error)?;
+        Ok(match &self.endgame {
+            Some(tables) => solver.with_endgame(Arc::clone(tables)),
+            None => solver,
+        })
+    }
 }
 
 #[pymethods]
@@ -222,11 +252,7 @@ impl Solver {
     ) -> PyResult<Solver> {
         let preset: Preset = preset.parse().map_err(value_error)?;
         let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
-        let config = search_config(preset, &overrides)?;
-        let net = network_of(preset, weights)?;
-        let tables = endgame.map(|t| Arc::clone(&t.tables));
-        // Making a solver allocates (and may touch) its table: no GIL needed.
-        let solver = py.detach(|| solver_of(config, net.as_ref(), tables.as_ref()))?;
+        let (_, solver) = SolverParts::new(py, preset, &overrides, weights, endgame.as_deref())?;
         Ok(Solver { solver, learned: preset.is_learned() })
     }
 
