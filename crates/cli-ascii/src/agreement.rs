@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Instant;
 
+use engine::SolverSpec;
 use game_core::{Board, Direction, Game, Rules};
 use solver_expectimax::{Depth, Preset, SearchConfig, Solver};
 
@@ -41,7 +42,7 @@ pub(crate) fn run(args: &AgreementArgs) -> anyhow::Result<()> {
         config.threads = 1;
         config
     };
-    let candidate = one_thread(setup::search_config(&args.settings));
+    let candidate = one_thread(setup::search_config(&args.settings)?);
     let baseline_preset = args.baseline.unwrap_or(args.settings.preset);
     let baseline = one_thread(baseline_preset.config());
     let mut reference = one_thread(args.reference.config());
@@ -53,15 +54,20 @@ pub(crate) fn run(args: &AgreementArgs) -> anyhow::Result<()> {
         ),
     }
     let candidate_name = setting_name(&args.settings);
-    let weights = args.settings.weights.as_deref();
     // Each solver is built before the positions are played, so that bad
     // settings or a missing network fail at once.
     let solvers = [
-        (format!("{} (depth bonus {})", args.reference, args.reference_bonus), reference, None),
-        (baseline_preset.to_string(), baseline, None),
-        (candidate_name, candidate, weights),
+        (
+            format!("{} (depth bonus {})", args.reference, args.reference_bonus),
+            reference,
+            SolverSpec::new(args.reference),
+        ),
+        (baseline_preset.to_string(), baseline, SolverSpec::new(baseline_preset)),
+        (candidate_name, candidate, setup::solver_spec(&args.settings)),
     ]
-    .map(|(name, config, weights)| setup::solver(config, weights, 4).map(|s| (name, s)));
+    .map(|(name, config, spec)| {
+        spec.build_with(config, 4).map(|s| (name, s)).map_err(|e| setup::spec_error(&e))
+    });
     let solvers: Vec<(String, Solver)> = solvers.into_iter().collect::<Result<_, _>>()?;
 
     let mut boards = Vec::new();

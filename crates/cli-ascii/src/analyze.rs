@@ -17,12 +17,10 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     // The rules' other settings are checked here once; each board brings its size.
     let rules = RulesBuilder { four_probability: args.four_probability, ..RulesBuilder::default() }
         .build()?;
-    let config = setup::search_config(&args.settings);
-    let solver = setup::solver(config, args.settings.weights.as_deref(), 4)?;
-    let solver = match setup::endgame_of(&args.settings, &rules)? {
-        Some(tables) => solver.with_endgame(tables),
-        None => solver,
-    };
+    let solver = setup::solver_spec(&args.settings)
+        .with_endgame(setup::endgame_of(&args.settings, &rules)?)
+        .build(4)
+        .map_err(|e| setup::spec_error(&e))?;
     let mut out = BufWriter::new(io::stdout().lock());
     if !args.board.is_empty() {
         // The words are joined so that an unquoted board works too.

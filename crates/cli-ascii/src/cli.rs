@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use solver_expectimax::{Algorithm, Depth, MAX_DEPTH, Preset};
+use solver_expectimax::{MAX_DEPTH, Preset};
 
 use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE, WATCH_KEYS};
 
@@ -712,40 +712,9 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
             ));
         }
     }
-    let preset = settings.preset.config();
-    if settings.prob_cutoff.is_some() && preset.algorithm == Algorithm::Tutorial {
-        return Some(
-            "--prob-cutoff does not apply to --preset tutorial, which searches every spawn"
-                .to_owned(),
-        );
-    }
-    if settings.depth_bonus.is_some() {
-        if settings.depth.is_some() {
-            return Some("--depth-bonus does not apply with --depth, a fixed depth".to_owned());
-        }
-        if !matches!(preset.depth, Depth::Adaptive { .. }) {
-            return Some(format!(
-                "--depth-bonus does not apply to --preset {}, whose depth is fixed",
-                settings.preset
-            ));
-        }
-    }
-    let learned = matches!(preset.algorithm, Algorithm::Learned { .. });
-    if settings.heuristic.is_some() && !learned {
-        return Some(format!(
-            "--heuristic applies to the ntuple presets only, not to --preset {}, \
-             which searches with the heuristic alone",
-            settings.preset
-        ));
-    }
-    if settings.weights.is_some() && !learned {
-        return Some(format!(
-            "--weights applies to the ntuple presets only, not to --preset {}: \
-             add --preset ntuple or ntuple-deep",
-            settings.preset
-        ));
-    }
-    None
+    // What applies to which preset is the library's rule, in this
+    // program's words.
+    crate::setup::solver_spec(settings).validate().err().map(|e| e.message(&crate::setup::Options))
 }
 
 // Number options: clap's own ranges say `0 is not in 1..18446744073709551615`,

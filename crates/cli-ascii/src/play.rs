@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use engine::{Played, WIN_TILE};
 use game_core::{Direction, Game, GameBoard, PlayError, Rules};
 use solver_expectimax::{Algorithm, Choice, Player};
 
@@ -74,9 +75,6 @@ pub(crate) fn action_for(key: &KeyEvent) -> Option<Action> {
     Some(action)
 }
 
-/// The tile that wins the game; play goes on after it.
-const WIN_TILE: u32 = 2048;
-
 /// A hint: the direction and, from a search, each direction's value.
 pub(crate) type Hint = Choice;
 
@@ -85,8 +83,8 @@ pub(crate) type Hint = Choice;
 #[derive(Debug)]
 pub(crate) struct Session<B: GameBoard> {
     rules: Rules,
-    game: Game<B>,
-    history: Vec<Game<B>>,
+    /// The game and its undo history.
+    play: engine::Session<B>,
     hint: Option<Hint>,
     message: String,
     player: PlayerSpec,
@@ -111,8 +109,9 @@ impl<B: GameBoard> Session<B> {
         let game = Game::new(rules, seed)?;
         Ok(Session {
             rules,
-            game,
-            history: Vec::new(),
+            // A person's game is at most tens of thousands of moves, a few
+            // megabytes of positions: every move can be undone.
+            play: engine::Session::new(game, usize::MAX),
             hint: None,
             message: String::new(),
             player,
@@ -135,7 +134,7 @@ impl<B: GameBoard> Session<B> {
     pub(crate) fn best(&self) -> u64 {
         self.earlier
             .iter()
-            .chain(std::iter::once(&self.game))
+            .chain(std::iter::once(self.play.game()))
             .map(Game::score)
             .fold(self.best, u64::max)
     }
@@ -149,7 +148,7 @@ impl<B: GameBoard> Session<B> {
     pub(crate) fn summary(&self) -> Vec<String> {
         self.earlier
             .iter()
-            .chain(std::iter::once(&self.game))
+            .chain(std::iter::once(self.play.game()))
             .map(|game| {
                 format!(
                     "seed {}: score {}, max tile {}, {}",
@@ -163,7 +162,7 @@ impl<B: GameBoard> Session<B> {
     }
 
     pub(crate) fn game(&self) -> &Game<B> {
-        &self.game
+        self.play.game()
     }
 
     pub(crate) fn hint(&self) -> Option<&Hint> {
@@ -210,35 +209,34 @@ impl<B: GameBoard> Session<B> {
             Action::Quit => return Flow::Quit,
             Action::Interrupt => return Flow::Interrupted,
             Action::Move(dir) => self.play(dir),
-            Action::Undo => match self.history.pop() {
-                Some(previous) => {
-                    self.game = previous;
+            Action::Undo => match self.play.undo() {
+                Ok(()) => {
                     self.hint = None;
                     self.message = "undone".to_owned();
                 }
-                None => self.message = "nothing to undo".to_owned(),
+                Err(_) => self.message = "nothing to undo".to_owned(),
             },
             Action::New => {
                 // A game under way is not thrown away on one key: the second
                 // `n` confirms.
-                let under_way = self.game.moves() > 0 && !self.game.is_over();
+                let game = self.play.game();
+                let under_way = game.moves() > 0 && !game.is_over();
                 if under_way && !confirmed_new {
                     self.confirm_new = true;
                     self.message = format!(
                         "n again leaves this game (score {}) for a new one; any other key goes on",
-                        self.game.score()
+                        game.score()
                     );
                     return Flow::Continue;
                 }
                 // The next seed, so that every game of a session can be replayed.
-                let seed = self.game.seed().wrapping_add(1);
+                let seed = game.seed().wrapping_add(1);
                 match Game::new(self.rules, seed) {
                     Ok(game) => {
-                        let previous = std::mem::replace(&mut self.game, game);
+                        let previous = self.play.replace(game);
                         if previous.moves() > 0 {
                             self.earlier.push(previous);
                         }
-                        self.history.clear();
                         self.hint = None;
                         self.message = format!("new game, seed {seed}");
                     }
@@ -251,23 +249,16 @@ impl<B: GameBoard> Session<B> {
     }
 
     fn play(&mut self, dir: Direction) {
-        let before = self.game.clone();
-        match self.game.play(dir) {
-            Ok(_) => {
-                // The new tile is the one cell that the move left empty.
-                let moved = before.board().slide_unscored(dir);
-                let n = moved.size();
-                let spawned = (0..n * n).map(|i| (i / n, i % n)).find(|&(r, c)| {
-                    moved.value(r, c) == Some(0) && self.game.board().value(r, c) != Some(0)
-                });
-                self.last_move = spawned.map(|cell| (cell, self.game.score() - before.score()));
-                let reached = before.board().max_tile() < WIN_TILE
-                    && self.game.board().max_tile() >= WIN_TILE;
-                self.history.push(before);
+        match self.play.play(dir) {
+            Ok(Played { turn, won }) => {
+                let n = self.rules.size();
+                self.last_move = turn
+                    .spawned
+                    .map(|(cell, _)| ((cell / n, cell % n), u64::from(turn.score_gained)));
                 self.hint = None;
-                self.message = if self.game.is_over() {
+                self.message = if self.play.game().is_over() {
                     "game over: u undoes, n starts a new game, q quits".to_owned()
-                } else if reached {
+                } else if won {
                     format!(
                         "You reached {WIN_TILE}! Keep going for a higher tile, or n for a new game"
                     )
@@ -283,12 +274,12 @@ impl<B: GameBoard> Session<B> {
     }
 
     fn ask_hint(&mut self) {
-        if self.game.is_over() {
+        if self.play.game().is_over() {
             self.message = "no hint: the game is over".to_owned();
             return;
         }
         if self.hinter.is_none() {
-            match AnyPlayer::new(&self.player, self.rules.size(), self.game.seed()) {
+            match AnyPlayer::new(&self.player, self.rules.size(), self.play.game().seed()) {
                 Ok(player) => self.hinter = Some(player),
                 Err(err) => {
                     self.message = format!("no hint: {err:#}");
@@ -297,7 +288,7 @@ impl<B: GameBoard> Session<B> {
             }
         }
         let Some(hinter) = self.hinter.as_mut() else { return };
-        self.hint = hinter.choose(&self.game);
+        self.hint = hinter.choose(self.play.game());
         self.message =
             if self.hint.is_some() { String::new() } else { "no hint for this board".to_owned() };
     }
@@ -338,7 +329,7 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         }
         // Build one now so that bad settings or a missing network are
         // reported before the game starts, not at the first hint.
-        setup::solver(player.config, player.weights.as_deref(), rules.size())?;
+        player.solver(rules.size())?;
     }
     with_board!(rules.size(), B => play_loop(Session::<B>::new(rules, seed, player)?, color, guard))
 }
@@ -468,6 +459,7 @@ fn screen<B: GameBoard>(session: &Session<B>, color: bool, size: (usize, usize))
 
 #[cfg(test)]
 mod tests {
+    use engine::SolverSpec;
     use game_core::{Board, Grid, RulesBuilder};
     use solver_expectimax::{Depth, Preset};
 
@@ -481,10 +473,13 @@ mod tests {
         let mut config = Preset::Fast.config();
         config.depth = Depth::Fixed(1);
         let rules = Rules::default();
-        let player =
-            PlayerSpec { kind: PlayerKind::Expectimax, config, weights: None, endgame: None };
+        let player = PlayerSpec {
+            kind: PlayerKind::Expectimax,
+            config,
+            solver: SolverSpec::new(Preset::Fast),
+        };
         let mut s = Session::new(rules, 1, player).unwrap();
-        s.game = Game::from_board(board.parse().unwrap(), rules, 1).unwrap();
+        s.play.replace(Game::from_board(board.parse().unwrap(), rules, 1).unwrap());
         s
     }
 
@@ -576,7 +571,8 @@ mod tests {
     fn new_game_takes_the_next_seed_and_quit_quits() {
         let rules = RulesBuilder { size: 3, ..RulesBuilder::default() }.build().unwrap();
         let config = Preset::Fast.config();
-        let player = PlayerSpec { kind: PlayerKind::Random, config, weights: None, endgame: None };
+        let player =
+            PlayerSpec { kind: PlayerKind::Random, config, solver: SolverSpec::new(Preset::Fast) };
         let mut s = Session::<Grid>::new(rules, 41, player).unwrap();
         s.handle_key(&key(KeyCode::Char('n')));
         assert_eq!(s.game().seed(), 42);

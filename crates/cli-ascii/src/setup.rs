@@ -3,14 +3,15 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use engine::{Overrides, Setting, SolverSpec, SpecError, Spelling};
 use game_core::{Game, GameBoard, Rules, RulesBuilder, TurnRule};
 use solver_expectimax::endgame::{self, Endgame, OpenEvent, RulesMismatch};
 use solver_expectimax::{
-    Algorithm, Choice, Depth, ExpectimaxPlayer, Player, RandomPlayer, SearchConfig, SearchThreads,
-    SharedEvaluator, Solver,
+    Algorithm, Choice, Depth, ExpectimaxPlayer, Player, Preset, RandomPlayer, SearchConfig,
+    SearchThreads, Solver,
 };
 
 use crate::cli::{PlayerKind, RulesArgs, SearchArgs, SearchSettings};
@@ -47,35 +48,43 @@ pub(crate) fn rules(args: &RulesArgs) -> anyhow::Result<Rules> {
     Ok(builder.build()?)
 }
 
+/// How this program names settings and presets in its messages.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Options;
+
+impl Spelling for Options {
+    fn setting(&self, setting: Setting) -> String {
+        format!("--{}", setting.name().replace('_', "-"))
+    }
+
+    fn preset(&self, preset: Preset) -> String {
+        format!("--preset {preset}")
+    }
+}
+
+/// `err` in this program's words.
+pub(crate) fn spec_error(err: &SpecError) -> anyhow::Error {
+    anyhow::anyhow!(err.message(&Options))
+}
+
+/// The solver the search options ask for, without endgame tables.
+pub(crate) fn solver_spec(settings: &SearchSettings) -> SolverSpec {
+    let overrides = Overrides {
+        depth: settings.depth,
+        time_ms: settings.time_ms,
+        threads: settings.threads.map(|t| usize::try_from(t).unwrap_or(usize::MAX)),
+        prob_cutoff: settings.prob_cutoff,
+        depth_bonus: settings.depth_bonus,
+        heuristic: settings.heuristic,
+    };
+    SolverSpec::new(settings.preset)
+        .with_overrides(overrides)
+        .with_weights(settings.weights.clone())
+}
+
 /// The search settings: the preset, then the overrides.
-pub(crate) fn search_config(settings: &SearchSettings) -> SearchConfig {
-    let mut config = settings.preset.config();
-    if let Some(depth) = settings.depth {
-        config.depth = Depth::Fixed(depth);
-    }
-    if let Some(ms) = settings.time_ms {
-        config.time_budget = Some(Duration::from_millis(ms));
-    }
-    if let Some(threads) = settings.threads {
-        config.threads = usize::try_from(threads).unwrap_or(1);
-    }
-    // `cli::parse` refuses these where the preset has no such setting.
-    if let (
-        Some(p),
-        Algorithm::Expectimax { prob_cutoff, .. } | Algorithm::Learned { prob_cutoff, .. },
-    ) = (settings.prob_cutoff, &mut config.algorithm)
-    {
-        *prob_cutoff = p;
-    }
-    if let (Some(w), Algorithm::Learned { heuristic, .. }) =
-        (settings.heuristic, &mut config.algorithm)
-    {
-        *heuristic = w;
-    }
-    if let (Some(b), Depth::Adaptive { bonus, .. }) = (settings.depth_bonus, &mut config.depth) {
-        *bonus = b;
-    }
-    config
+pub(crate) fn search_config(settings: &SearchSettings) -> anyhow::Result<SearchConfig> {
+    solver_spec(settings).config().map_err(|e| spec_error(&e))
 }
 
 /// The search settings of the common options for games on `size` x `size`.
@@ -86,9 +95,9 @@ pub(crate) fn search_config(settings: &SearchSettings) -> SearchConfig {
 /// expectimax presets get a budget of [`BIG_BOARD_BUDGET`] per move there
 /// (they deepen as far as it allows), and the tutorial's search, which has no
 /// budget, searches one layer deep; this keeps `watch --size 5` fluid.
-pub(crate) fn config_of(args: &SearchArgs, size: usize) -> SearchConfig {
+pub(crate) fn config_of(args: &SearchArgs, size: usize) -> anyhow::Result<SearchConfig> {
     let settings = &args.settings;
-    let mut config = search_config(settings);
+    let mut config = search_config(settings)?;
     if size > 4 && settings.depth.is_none() && settings.time_ms.is_none() {
         match config.algorithm {
             Algorithm::Tutorial => config.depth = Depth::Fixed(1),
@@ -97,7 +106,7 @@ pub(crate) fn config_of(args: &SearchArgs, size: usize) -> SearchConfig {
             }
         }
     }
-    config
+    Ok(config)
 }
 
 /// The time per move on boards above 4x4 when none is given.
@@ -107,11 +116,7 @@ pub(crate) const BIG_BOARD_BUDGET: Duration = Duration::from_millis(50);
 pub(crate) fn seed_or_clock(seed: Option<u64>) -> (u64, bool) {
     match seed {
         Some(seed) => (seed, false),
-        None => {
-            let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-            // Folded to a short number, so that it is easy to type again.
-            ((nanos as u64 ^ u64::from(std::process::id())) % 1_000_000_000, true)
-        }
+        None => (engine::clock_seed(), true),
     }
 }
 
@@ -121,38 +126,11 @@ pub(crate) fn random_player_seed(game_seed: u64) -> u64 {
     !game_seed
 }
 
-/// The network at `path` (default: the shipped weights), loaded once.
-pub(crate) fn network(path: Option<&Path>) -> anyhow::Result<SharedEvaluator> {
-    let net = ntuple::shared_network(path).context("cannot load the learned network")?;
-    Ok(net)
-}
-
-/// The solver for `config`, with its network when the search is learned
-/// (from `weights`, or the shipped file).
-pub(crate) fn solver(
-    config: SearchConfig,
-    weights: Option<&Path>,
-    size: usize,
-) -> anyhow::Result<Solver> {
-    if let Algorithm::Learned { .. } = config.algorithm {
-        if size != 4 {
-            anyhow::bail!("the ntuple presets play 4x4 boards only, not {size}x{size}");
-        }
-        let net = network(weights)?;
-        return Solver::with_evaluator(config, net).context("invalid search settings");
-    }
-    Solver::new(config).context("invalid search settings")
-}
-
 /// The endgame tables' folder: `given`, or cli-ascii-2048/endgame in the
 /// user's cache folder.
 pub(crate) fn tables_dir(given: Option<&Path>) -> anyhow::Result<PathBuf> {
-    match given {
-        Some(dir) => Ok(dir.to_path_buf()),
-        None => dirs::cache_dir()
-            .map(|dir| dir.join(endgame::CACHE_FOLDER))
-            .context("this system has no cache folder: choose one with --tables DIR"),
-    }
+    engine::tables_dir(given)
+        .context("this system has no cache folder: choose one with --tables DIR")
 }
 
 /// The default endgame tables (those of at most `max_states` states) from
@@ -239,9 +217,9 @@ pub(crate) fn endgame_of(
 #[derive(Debug, Clone)]
 pub(crate) struct PlayerSpec {
     pub(crate) kind: PlayerKind,
+    /// The settings searched: the spec's, adjusted to the board size.
     pub(crate) config: SearchConfig,
-    pub(crate) weights: Option<PathBuf>,
-    pub(crate) endgame: Option<Arc<Endgame>>,
+    pub(crate) solver: SolverSpec,
 }
 
 impl PlayerSpec {
@@ -254,19 +232,14 @@ impl PlayerSpec {
         };
         Ok(PlayerSpec {
             kind: args.player,
-            config: config_of(args, rules.size()),
-            weights: args.settings.weights.clone(),
-            endgame,
+            config: config_of(args, rules.size())?,
+            solver: solver_spec(&args.settings).with_endgame(endgame),
         })
     }
 
     /// The solver of an expectimax player.
     pub(crate) fn solver(&self, size: usize) -> anyhow::Result<Solver> {
-        let solver = solver(self.config, self.weights.as_deref(), size)?;
-        Ok(match &self.endgame {
-            Some(tables) => solver.with_endgame(Arc::clone(tables)),
-            None => solver,
-        })
+        self.solver.build_with(self.config, size).map_err(|e| spec_error(&e))
     }
 }
 
@@ -327,7 +300,6 @@ pub(crate) fn stdout_is_terminal() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use solver_expectimax::Preset;
 
     fn search(depth: Option<u32>, time_ms: Option<u64>) -> SearchArgs {
         SearchArgs {
@@ -350,6 +322,7 @@ mod tests {
 
     #[test]
     fn big_boards_search_within_a_budget_unless_told_otherwise() {
+        let config_of = |args: &SearchArgs, size| config_of(args, size).unwrap();
         assert_eq!(config_of(&search(None, None), 4).depth, Preset::Default.config().depth);
         assert_eq!(config_of(&search(None, None), 3).depth, Preset::Default.config().depth);
         let big = config_of(&search(None, None), 5);

@@ -27,7 +27,7 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         PlayerKind::Expectimax => {
             // Build one now: bad settings or a missing network fail before
             // the first game.
-            setup::solver(config, player.weights.as_deref(), rules.size())?;
+            player.solver(rules.size())?;
             config.threads
         }
         PlayerKind::Random => 1,

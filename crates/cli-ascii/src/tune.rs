@@ -109,7 +109,7 @@ fn row(out: &mut impl Write, label: &str, trial: &Trial, verdict: &str) -> io::R
 }
 
 pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<()> {
-    let base = setup::search_config(&args.settings);
+    let base = setup::search_config(&args.settings)?;
     let Algorithm::Expectimax { weights, .. } = base.algorithm else {
         anyhow::bail!("--preset {} has no heuristic weights to tune", args.settings.preset);
     };

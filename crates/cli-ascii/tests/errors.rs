@@ -251,14 +251,14 @@ fn options_that_do_not_apply_are_refused() {
     let err = error_of(&["analyze", "--weights", "my.n2048", "2 0/0 2"], None, 2, "--weights");
     assert_eq!(
         err,
-        "error: --weights applies to the ntuple presets only, not to --preset default: \
-         add --preset ntuple or ntuple-deep (see --help)\n"
+        "error: --weights applies to the ntuple presets only, not to --preset default, which \
+         uses no network: choose --preset ntuple or --preset ntuple-deep (see --help)\n"
     );
     let err = error_of(&["analyze", "--heuristic", "0.5", "2 0/0 2"], None, 2, "--heuristic");
     assert_eq!(
         err,
-        "error: --heuristic applies to the ntuple presets only, not to --preset default, \
-         which searches with the heuristic alone (see --help)\n"
+        "error: --heuristic applies to the ntuple presets only, not to --preset default, which \
+         uses no network: choose --preset ntuple or --preset ntuple-deep (see --help)\n"
     );
     for bad in ["-1", "inf", "NaN", "x"] {
         let args = ["analyze", "--preset", "ntuple", "--heuristic", bad, "2 0/0 2"];

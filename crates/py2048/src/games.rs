@@ -8,8 +8,8 @@
 
 use std::path::PathBuf;
 
+use engine::{Overrides, SolverSpec, SpecError};
 use game_core::{Board, Grid, Rules, RulesBuilder};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use records::Record;
 use records::paired::{Comparison, Reach, Scores, Sprt, Verdict, pairs};
@@ -17,7 +17,7 @@ use records::summary::Summary;
 use solver_expectimax::endgame;
 use solver_expectimax::{ExpectimaxPlayer, GameRecord, Preset, play_game};
 
-use crate::search::{EndgameTables, Overrides, SolverParts};
+use crate::search::{EndgameTables, SolverParts, spec_error};
 use crate::value_error;
 
 /// A record as Python sees it: seed, score, max tile, moves, milliseconds,
@@ -98,12 +98,10 @@ impl GamePlayer {
             .build()
             .map_err(value_error)?;
         if preset.is_learned() && size != 4 {
-            return Err(PyValueError::new_err(format!(
-                "the learned presets play 4x4 boards only, not {size}x{size}"
-            )));
+            return Err(spec_error(&SpecError::LearnedSize(size)));
         }
         if endgame.is_some() {
-            endgame::check_rules(&rules).map_err(value_error)?;
+            SolverSpec::check_endgame_rules(&rules).map_err(|e| spec_error(&e))?;
         }
         let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
         let (parts, _) = SolverParts::new(py, preset, &overrides, weights, endgame.as_deref())?;

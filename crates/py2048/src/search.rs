@@ -2,17 +2,16 @@
 //! from a preset and reused (its transposition table stays warm), and the
 //! [`Network`]'s value of packed boards.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
+use engine::{Overrides, Setting, SolverSpec, SpecError, Spelling};
 use game_core::{Board, GameBoard, Grid, RulesBuilder};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
 use solver_expectimax::endgame::{self, Endgame, OpenEvent};
-use solver_expectimax::{Algorithm, Depth, Preset, SearchConfig, SharedEvaluator};
+use solver_expectimax::{Preset, SearchConfig};
 
 use crate::batch::grid_of;
 use crate::{gym_action, value_error};
@@ -76,12 +75,8 @@ impl EndgameTables {
     #[new]
     #[pyo3(signature = (path=None, max_states=None))]
     fn new(py: Python<'_>, path: Option<PathBuf>, max_states: Option<u64>) -> PyResult<Self> {
-        let path = match path {
-            Some(p) => p,
-            None => dirs::cache_dir().map(|d| d.join(endgame::CACHE_FOLDER)).ok_or_else(|| {
-                PyValueError::new_err("this system has no cache folder: pass path=")
-            })?,
-        };
+        let path = engine::tables_dir(path.as_deref())
+            .ok_or_else(|| PyValueError::new_err("this system has no cache folder: pass path="))?;
         let formations = endgame::default_formations(max_states);
         let report = |event: OpenEvent<'_>| {
             if let Some(line) = event.log_line() {
@@ -101,98 +96,39 @@ impl EndgameTables {
     }
 }
 
-/// The settings a caller may give over a preset's, as Python passes them
-/// (`None`: the preset's).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub(crate) struct Overrides {
-    pub(crate) time_ms: Option<u64>,
-    pub(crate) depth: Option<u32>,
-    pub(crate) threads: Option<usize>,
-    pub(crate) prob_cutoff: Option<f32>,
-    pub(crate) depth_bonus: Option<i32>,
-    pub(crate) heuristic: Option<f32>,
+/// How Python names settings and presets in its messages.
+#[derive(Debug, Clone, Copy)]
+struct Keywords;
+
+impl Spelling for Keywords {
+    fn setting(&self, setting: Setting) -> String {
+        format!("{}=", setting.name())
+    }
+
+    fn preset(&self, preset: Preset) -> String {
+        format!("the {preset} preset")
+    }
 }
 
-/// `preset`'s search settings with `o` applied; a `ValueError` for a
-/// setting the preset does not have (as cli-ascii refuses the option).
-fn search_config(preset: Preset, o: &Overrides) -> PyResult<SearchConfig> {
-    let mut config: SearchConfig = preset.config();
-    if let Some(ms) = o.time_ms {
-        if ms == 0 {
-            return Err(PyValueError::new_err("time_ms must be at least 1"));
-        }
-        config.time_budget = Some(Duration::from_millis(ms));
-    }
-    if let Some(depth) = o.depth {
-        config.depth = Depth::Fixed(depth);
-    }
-    if let Some(threads) = o.threads {
-        config.threads = threads;
-    }
-    if let Some(p) = o.prob_cutoff {
-        match &mut config.algorithm {
-            Algorithm::Expectimax { prob_cutoff, .. } | Algorithm::Learned { prob_cutoff, .. } => {
-                *prob_cutoff = p;
-            }
-            Algorithm::Tutorial => {
-                return Err(PyValueError::new_err(
-                    "prob_cutoff does not apply to the tutorial preset, which searches every spawn",
-                ));
-            }
-        }
-    }
-    if let Some(b) = o.depth_bonus {
-        match &mut config.depth {
-            Depth::Adaptive { bonus, .. } if o.depth.is_none() => *bonus = b,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "depth_bonus applies to an adaptive depth (the fast, default and max presets, \
-                     without depth=), not to {preset}{}",
-                    if o.depth.is_some() { " with depth=" } else { "" }
-                )));
-            }
-        }
-    }
-    if let Some(w) = o.heuristic {
-        match &mut config.algorithm {
-            Algorithm::Learned { heuristic, .. } => *heuristic = w,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "heuristic= applies to the learned presets only, not to {preset}"
-                )));
-            }
-        }
-    }
-    Ok(config)
+/// `err` as a Python `ValueError`, in Python's words.
+pub(crate) fn spec_error(err: &SpecError) -> PyErr {
+    PyValueError::new_err(err.message(&Keywords))
 }
 
-/// What a solver is made of, settled once: the search settings, the
-/// network of a learned preset and the endgame tables. A Python `Solver`
-/// builds one solver from it; a `GamePlayer` builds a fresh one per game.
-#[derive(Clone)]
+/// What a solver is made of, checked once: a Python `Solver` builds one
+/// solver from it; a `GamePlayer` builds a fresh one per game.
+#[derive(Debug, Clone)]
 pub(crate) struct SolverParts {
+    spec: SolverSpec,
     pub(crate) config: SearchConfig,
-    net: Option<SharedEvaluator>,
-    endgame: Option<Arc<Endgame>>,
-}
-
-impl fmt::Debug for SolverParts {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The network has no Debug form: whether there is one says enough.
-        f.debug_struct("SolverParts")
-            .field("config", &self.config)
-            .field("learned", &self.net.is_some())
-            .field("endgame", &self.endgame.is_some())
-            .finish()
-    }
 }
 
 impl SolverParts {
     /// `preset` with `overrides`, its network from `weights` (a learned
-    /// preset needs one, a heuristic preset must not be given one) and the
-    /// tables; a `ValueError` for what does not apply, and a solver built
-    /// once (without the GIL: it allocates its table) so that bad settings
-    /// fail here.
+    /// preset needs one: the Python side passes the shipped file's path) and
+    /// the tables; a `ValueError` for what does not apply, and a solver
+    /// built once (without the GIL: it allocates its table) so that bad
+    /// settings fail here.
     pub(crate) fn new(
         py: Python<'_>,
         preset: Preset,
@@ -200,36 +136,28 @@ impl SolverParts {
         weights: Option<PathBuf>,
         endgame: Option<&EndgameTables>,
     ) -> PyResult<(SolverParts, solver_expectimax::Solver)> {
-        let config = search_config(preset, overrides)?;
-        let net = if preset.is_learned() {
-            let path = weights.ok_or_else(|| {
+        let spec = SolverSpec::new(preset)
+            .with_overrides(*overrides)
+            .with_weights(weights)
+            .with_endgame(endgame.map(|t| Arc::clone(&t.tables)));
+        let config = spec.config().map_err(|e| spec_error(&e))?;
+        if preset.is_learned() {
+            let path = spec.weights().ok_or_else(|| {
                 PyValueError::new_err(format!("the learned preset {preset} needs weights=PATH"))
             })?;
-            let net: SharedEvaluator = load_network(&path)?;
-            Some(net)
-        } else if weights.is_some() {
-            return Err(PyValueError::new_err(format!(
-                "weights= is for the learned presets (ntuple, ntuple-deep), not {preset}"
-            )));
-        } else {
-            None
-        };
-        let parts = SolverParts { config, net, endgame: endgame.map(|t| Arc::clone(&t.tables)) };
+            // A missing file is a FileNotFoundError that says what to do.
+            load_network(path)?;
+        }
+        let parts = SolverParts { spec, config };
         let solver = py.detach(|| parts.solver())?;
         Ok((parts, solver))
     }
 
     /// A solver of these parts.
     pub(crate) fn solver(&self) -> PyResult<solver_expectimax::Solver> {
-        let solver = match &self.net {
-            Some(net) => solver_expectimax::Solver::with_evaluator(self.config, Arc::clone(net)),
-            None => solver_expectimax::Solver::new(self.config),
-        }
-        .map_err(value_error)?;
-        Ok(match &self.endgame {
-            Some(tables) => solver.with_endgame(Arc::clone(tables)),
-            None => solver,
-        })
+        // The size is checked where boards come in: a heuristic solver
+        // decides boards of every size.
+        self.spec.build_with(self.config, 4).map_err(|e| spec_error(&e))
     }
 }
 
@@ -270,10 +198,7 @@ impl Solver {
             .build()
             .map_err(value_error)?;
         if self.learned && grid.size() != 4 {
-            return Err(PyValueError::new_err(format!(
-                "the learned presets play 4x4 boards only, not {n}x{n}",
-                n = grid.size()
-            )));
+            return Err(spec_error(&SpecError::LearnedSize(grid.size())));
         }
         let decision = match Board::try_from(grid) {
             Ok(packed) => py.detach(|| self.solver.decide(&packed, &rules)),

@@ -64,7 +64,7 @@ def test_a_solver_is_reused():
         (lambda: py2048.decide("2 x/0 0", preset="fast"), ValueError, "cannot read"),
         (lambda: py2048.decide(np.zeros((2, 3), dtype=int), preset="fast"), ValueError, "shape"),
         (lambda: py2048.decide(BOARD, preset="fast", time_ms=0), ValueError, "time_ms"),
-        (lambda: py2048.Solver("fast", weights="w.n2048"), ValueError, "learned presets"),
+        (lambda: py2048.Solver("fast", weights="w.n2048"), ValueError, "ntuple presets only"),
         (lambda: py2048.Solver("ntuple", weights="/nonexistent/w.n2048"), FileNotFoundError, "does not exist"),
         (lambda: py2048.Network("/nonexistent/w.n2048"), FileNotFoundError, "/nonexistent/w.n2048"),
     ],

@@ -142,9 +142,8 @@ async fn play(
     Body(req): Body<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
     let direction = wire::direction(&req.direction)?;
-    let max_undo = app.limits.max_undo;
     app.sessions.with(&id, |session| {
-        session.play(direction, max_undo)?;
+        session.play(direction)?;
         Ok(Json(session.state(&id)))
     })
 }
@@ -179,10 +178,10 @@ async fn hint(
 
 /// The board to search, or a 409 once the game is over.
 fn playable_board(session: &crate::sessions::Session) -> Result<Board, ApiError> {
-    if session.game.is_over() {
+    if session.game().is_over() {
         return Err(ApiError::new(StatusCode::CONFLICT, "game_over", "the game is over"));
     }
-    Ok(*session.game.board())
+    Ok(*session.game().board())
 }
 
 /// The autoplay stream: a `state` event at once, then a `move` event per
@@ -243,7 +242,6 @@ async fn run_autoplay(
     let end = |reason, message: Option<String>, state| {
         event("end", &AutoplayEnd { reason, message, state })
     };
-    let max_undo = app.limits.max_undo;
     loop {
         let step = app.sessions.with(&id, |session| {
             let state = session.state(&id);
@@ -254,7 +252,7 @@ async fn run_autoplay(
             } else if state.won && !state.keep_going {
                 Step::End("won", Box::new(state))
             } else {
-                Step::Search(*session.game.board())
+                Step::Search(*session.game().board())
             })
         });
         let board = match step {
@@ -285,10 +283,10 @@ async fn run_autoplay(
             if session.autoplay != generation {
                 return Ok(Applied::Superseded(session.state(&id)));
             }
-            if *session.game.board() != board {
+            if *session.game().board() != board {
                 return Ok(Applied::Stale);
             }
-            session.play(decision.direction, max_undo)?;
+            session.play(decision.direction)?;
             Ok(Applied::Played(session.state(&id)))
         });
         match applied {

@@ -47,12 +47,6 @@ struct Args {
     tables: Option<PathBuf>,
 }
 
-/// The endgame tables' folder: the one cli-ascii uses by default, so that
-/// one build serves both.
-fn default_tables_dir() -> Option<PathBuf> {
-    dirs::cache_dir().map(|dir| dir.join(solver_expectimax::endgame::CACHE_FOLDER))
-}
-
 /// The tables, read or built into `dir`, with a line per table built.
 fn open_tables(dir: &std::path::Path) -> anyhow::Result<std::sync::Arc<Endgame>> {
     use solver_expectimax::endgame::{self, OpenEvent};
@@ -98,7 +92,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         ..web::Limits::default()
     };
     // The tables are ready before the server listens.
-    let endgame = match (args.endgame, args.tables.or_else(default_tables_dir)) {
+    let endgame = match (args.endgame, engine::tables_dir(args.tables.as_deref())) {
         (false, _) => None,
         (true, Some(dir)) => Some(open_tables(&dir)?),
         (true, None) => {

@@ -4,15 +4,16 @@
 //! blocking thread with a time budget.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::http::StatusCode;
+use engine::{SolverSpec, SpecError};
 use game_core::{Board, Rules};
 use solver_expectimax::endgame::Endgame;
-use solver_expectimax::{Decision, Preset, SearchError, Solver};
+use solver_expectimax::{Decision, Preset, SearchConfig, SearchError, Solver};
 use tokio::sync::{OnceCell, Semaphore};
 
 use crate::Limits;
@@ -136,18 +137,18 @@ impl Searcher {
                 let mut config = preset.config();
                 config.time_budget = Some(self.budget);
                 config.table_bytes = config.table_bytes.min(self.table_bytes);
-                let weights = self.weights.clone();
-                let endgame = self.endgame.clone();
-                let built = tokio::task::spawn_blocking(move || {
-                    build(preset, config, weights.as_deref()).map(|s| match endgame {
-                        Some(tables) => s.with_endgame(tables),
-                        None => s,
-                    })
-                })
-                .await
-                .map_err(|err| {
-                    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", err.to_string())
-                })??;
+                let spec = SolverSpec::new(preset)
+                    .with_weights(self.weights.clone())
+                    .with_endgame(self.endgame.clone());
+                let built = tokio::task::spawn_blocking(move || build(&spec, config))
+                    .await
+                    .map_err(|err| {
+                        ApiError::new(
+                            StatusCode::INTERNAL_SERVER_ERROR,
+                            "internal",
+                            err.to_string(),
+                        )
+                    })??;
                 self.built.fetch_add(1, Ordering::Relaxed);
                 Ok::<_, ApiError>(Arc::new(built))
             })
@@ -156,26 +157,19 @@ impl Searcher {
     }
 }
 
-/// Builds a solver as `cli-ascii`'s `setup::solver` does: the learned
-/// presets with the shared network.
-fn build(
-    preset: Preset,
-    config: solver_expectimax::SearchConfig,
-    weights: Option<&Path>,
-) -> Result<Solver, ApiError> {
-    let solver = if preset.is_learned() {
-        let net = ntuple::shared_network(weights).map_err(|err| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "weights_unavailable",
-                format!("the {preset} preset needs the learned network, which cannot load: {err}"),
-            )
-        })?;
-        Solver::with_evaluator(config, net)
-    } else {
-        Solver::new(config)
-    };
-    solver.map_err(|err| {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", err.to_string())
+/// `spec`'s solver under `config` (the preset's, within the server's
+/// budget and table size): a network that cannot load is a 503, anything
+/// else a fault of the server's own settings.
+fn build(spec: &SolverSpec, config: SearchConfig) -> Result<Solver, ApiError> {
+    spec.build_with(config, 4).map_err(|err| match err {
+        SpecError::Network(why) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "weights_unavailable",
+            format!(
+                "the {} preset needs the learned network, which cannot load: {why}",
+                spec.preset()
+            ),
+        ),
+        other => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", other.to_string()),
     })
 }

@@ -1,9 +1,9 @@
 //! The games in memory: a bounded map from session id to game, with undo
 //! history, forgotten after an idle time.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use game_core::{Board, Direction, Game, PlayError, Rules, SavedGame, Turn};
@@ -16,12 +16,11 @@ use crate::wire::{GameState, LastMove, MAX_SEED};
 /// One game and what the page needs around it.
 #[derive(Debug)]
 pub(crate) struct Session {
-    pub(crate) game: Game<Board>,
-    /// Earlier games, newest last: undo pops one. `Game` carries its spawn
-    /// stream, so a move undone and played again spawns the same tile.
-    history: VecDeque<Game<Board>>,
+    /// The game and the positions before its last moves (at most the
+    /// server's `max_undo`). `Game` carries its spawn stream, so a move
+    /// undone and played again spawns the same tile.
+    play: engine::Session<Board>,
     pub(crate) keep_going: bool,
-    last_move: Option<Turn>,
     last_seen: Instant,
     /// Bumped whenever an autoplay starts: an older autoplay of this game
     /// sees the change and stops.
@@ -29,12 +28,10 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    fn new(game: Game<Board>) -> Session {
+    fn new(game: Game<Board>, max_undo: usize) -> Session {
         Session {
-            game,
-            history: VecDeque::new(),
+            play: engine::Session::new(game, max_undo),
             keep_going: false,
-            last_move: None,
             last_seen: Instant::now(),
             autoplay: 0,
         }
@@ -42,39 +39,33 @@ impl Session {
 
     /// What the page draws.
     pub(crate) fn state(&self, id: &str) -> GameState {
-        let last_move = self.last_move.as_ref().map(|turn| LastMove::of(turn, 4));
-        GameState::of(id, &self.game, self.keep_going, !self.history.is_empty(), last_move)
+        let last_move = self.play.last_turn().map(|turn| LastMove::of(turn, 4));
+        GameState::of(id, self.game(), self.keep_going, self.play.can_undo(), last_move)
+    }
+
+    /// The game as it stands.
+    pub(crate) fn game(&self) -> &Game<Board> {
+        self.play.game()
     }
 
     /// Plays `dir` (game-core's rules decide), keeping the game before it
     /// for undo.
-    pub(crate) fn play(&mut self, dir: Direction, max_undo: usize) -> Result<Turn, ApiError> {
-        let before = self.game.clone();
-        let turn = self.game.play(dir).map_err(|err| {
+    pub(crate) fn play(&mut self, dir: Direction) -> Result<Turn, ApiError> {
+        let played = self.play.play(dir).map_err(|err| {
             let code = match err {
                 PlayError::GameOver => "game_over",
                 _ => "nothing_moves",
             };
             ApiError::new(StatusCode::CONFLICT, code, err.to_string())
         })?;
-        if max_undo > 0 {
-            while self.history.len() >= max_undo {
-                self.history.pop_front();
-            }
-            self.history.push_back(before);
-        }
-        self.last_move = Some(turn);
-        Ok(turn)
+        Ok(played.turn)
     }
 
     /// Goes back one move.
     pub(crate) fn undo(&mut self) -> Result<(), ApiError> {
-        let previous = self.history.pop_back().ok_or_else(|| {
-            ApiError::new(StatusCode::CONFLICT, "nothing_to_undo", "there is no move to undo")
-        })?;
-        self.game = previous;
-        self.last_move = None;
-        Ok(())
+        self.play
+            .undo()
+            .map_err(|err| ApiError::new(StatusCode::CONFLICT, "nothing_to_undo", err.to_string()))
     }
 }
 
@@ -115,7 +106,7 @@ impl Sessions {
     /// id. Expired games go first; if the store is still full, the game idle
     /// longest makes room.
     pub(crate) fn create(&self, seed: Option<u64>) -> Result<GameState, ApiError> {
-        let seed = seed.unwrap_or_else(clock_seed);
+        let seed = seed.unwrap_or_else(engine::clock_seed);
         let game = Game::<Board>::new(Rules::default(), seed).map_err(|err| {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", err.to_string())
         })?;
@@ -159,7 +150,7 @@ impl Sessions {
                 break id;
             }
         };
-        let mut session = Session::new(game);
+        let mut session = Session::new(game, self.max_undo);
         session.keep_going = keep_going;
         let state = session.state(&id);
         inner.map.insert(id, session);
@@ -197,8 +188,8 @@ impl Sessions {
             .filter(|(_, s)| s.last_seen.elapsed() <= self.idle)
             .map(|(id, session)| {
                 let StoredPosition { board, score, moves, seed, spawns } =
-                    StoredPosition::of(&session.game);
-                let skip = session.history.len().saturating_sub(STORED_UNDO);
+                    StoredPosition::of(session.game());
+                let skip = session.play.history().len().saturating_sub(STORED_UNDO);
                 StoredGame {
                     id: id.clone(),
                     board,
@@ -209,7 +200,7 @@ impl Sessions {
                     keep_going: session.keep_going,
                     idle_ms: u64::try_from(session.last_seen.elapsed().as_millis())
                         .unwrap_or(u64::MAX),
-                    history: session.history.iter().skip(skip).map(StoredPosition::of).collect(),
+                    history: session.play.history().skip(skip).map(StoredPosition::of).collect(),
                 }
             })
             .collect()
@@ -233,13 +224,13 @@ impl Sessions {
                 spawns: g.spawns,
             };
             let game = now.game().map_err(|e| format!("game {}: {e}", g.id))?;
-            let mut session = Session::new(game);
+            let mut session = Session::new(game, self.max_undo);
             // The newest steps, as many as this server keeps.
             let skip = g.history.len().saturating_sub(self.max_undo);
             for earlier in g.history.iter().skip(skip) {
                 let game =
                     earlier.game().map_err(|e| format!("game {}: undo history: {e}", g.id))?;
-                session.history.push_back(game);
+                session.play.push_history(game);
             }
             session.keep_going = g.keep_going;
             session.last_seen = Instant::now().checked_sub(idle).unwrap_or_else(Instant::now);
@@ -344,10 +335,4 @@ fn session_id() -> Result<String, ApiError> {
         )
     })?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// A seed from the clock, short enough to type again.
-fn clock_seed() -> u64 {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    (nanos as u64 ^ u64::from(std::process::id())) % 1_000_000_000
 }

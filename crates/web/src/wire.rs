@@ -3,6 +3,7 @@
 use std::str::FromStr;
 
 use axum::http::StatusCode;
+use engine::WIN_TILE;
 use game_core::{Board, Direction, Game, GameBoard, Turn, exponent_to_value};
 use serde::{Deserialize, Serialize};
 use solver_expectimax::{Decision, Preset};
@@ -13,9 +14,6 @@ use crate::sessions::StoredPosition;
 /// The largest seed: JavaScript numbers are exact up to 2^53 - 1, and a
 /// seed the page cannot show exactly is a seed nobody can replay.
 pub(crate) const MAX_SEED: u64 = (1 << 53) - 1;
-
-/// The tile a game is won with.
-pub(crate) const WINNING_TILE: u32 = 2048;
 
 /// `POST /api/games`.
 #[derive(Debug, Default, Deserialize)]
@@ -161,7 +159,7 @@ impl GameState {
             max_tile: board.max_tile(),
             legal: board.legal_directions().iter().map(Direction::name).collect(),
             over: game.is_over(),
-            won: board.max_tile() >= WINNING_TILE,
+            won: board.max_tile() >= WIN_TILE,
             keep_going,
             can_undo,
             last_move,

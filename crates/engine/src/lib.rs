@@ -1,0 +1,34 @@
+//! The front door of the 2048 libraries: what every frontend (the terminal
+//! game, the web server, the Python package) needs from them, written once.
+//!
+//! - [`SolverSpec`]: a preset, the settings given over it ([`Overrides`]),
+//!   the learned network's weights file and the endgame tables, checked
+//!   together ([`SolverSpec::validate`]) and turned into a
+//!   [`Solver`](solver_expectimax::Solver) ([`SolverSpec::build`]). A
+//!   frontend names the settings its own way ([`Spelling`]).
+//! - [`Session`]: a game played by a person, with a bounded undo history
+//!   and the won state.
+//! - [`clock_seed`] and [`tables_dir`]: a game's seed when none is given,
+//!   and the endgame tables' folder.
+//!
+//! ```
+//! use engine::{Overrides, SolverSpec};
+//! use game_core::{Board, Rules};
+//! use solver_expectimax::Preset;
+//!
+//! let spec = SolverSpec::new(Preset::Fast)
+//!     .with_overrides(Overrides { depth: Some(2), threads: Some(1), ..Overrides::default() });
+//! let solver = spec.build(4)?;
+//! let board: Board = "2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4".parse()?;
+//! let decision = solver.decide(&board, &Rules::default())?;
+//! println!("{}", decision.direction);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod seed;
+mod session;
+mod spec;
+
+pub use seed::clock_seed;
+pub use session::{NothingToUndo, Played, Session, WIN_TILE};
+pub use spec::{Overrides, Reason, Setting, SolverSpec, SpecError, Spelling, tables_dir};

@@ -1,0 +1,503 @@
+//! From what a user asked for to a solver: a preset, the settings given
+//! over it, the learned network and the endgame tables.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use game_core::Rules;
+use solver_expectimax::endgame::{self, Endgame, RulesMismatch};
+use solver_expectimax::{Algorithm, ConfigError, Depth, Preset, SearchConfig, Solver};
+
+/// A search setting a user may give over a preset's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Setting {
+    /// A fixed search depth.
+    Depth,
+    /// A time budget per move, in milliseconds.
+    TimeMs,
+    /// Search threads.
+    Threads,
+    /// The probability below which the search stops expanding spawns.
+    ProbCutoff,
+    /// The layers an adaptive depth adds or removes.
+    DepthBonus,
+    /// The heuristic's weight beside the learned network.
+    Heuristic,
+    /// The learned network's weights file.
+    Weights,
+}
+
+impl Setting {
+    /// The setting's name in Rust and Python (`depth_bonus`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Setting::Depth => "depth",
+            Setting::TimeMs => "time_ms",
+            Setting::Threads => "threads",
+            Setting::ProbCutoff => "prob_cutoff",
+            Setting::DepthBonus => "depth_bonus",
+            Setting::Heuristic => "heuristic",
+            Setting::Weights => "weights",
+        }
+    }
+}
+
+/// How a frontend names settings and presets in its messages: a command
+/// line says `--depth-bonus` and `--preset fast`, Python `depth_bonus=`
+/// and `the fast preset`.
+pub trait Spelling {
+    /// The setting as the user wrote it.
+    fn setting(&self, setting: Setting) -> String;
+    /// The preset as the user chose it.
+    fn preset(&self, preset: Preset) -> String;
+}
+
+/// The library's own names: `depth_bonus`, `the fast preset`.
+#[derive(Debug, Clone, Copy)]
+struct RustNames;
+
+impl Spelling for RustNames {
+    fn setting(&self, setting: Setting) -> String {
+        setting.name().to_owned()
+    }
+
+    fn preset(&self, preset: Preset) -> String {
+        format!("the {preset} preset")
+    }
+}
+
+/// The settings given over a preset's; `None` keeps the preset's.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Overrides {
+    /// A fixed depth in place of the preset's.
+    pub depth: Option<u32>,
+    /// A time budget per move, in milliseconds (at least 1).
+    pub time_ms: Option<u64>,
+    /// Search threads.
+    pub threads: Option<usize>,
+    /// The spawn probability cut-off (not for the tutorial's search).
+    pub prob_cutoff: Option<f32>,
+    /// The layers an adaptive depth adds or removes (presets of adaptive
+    /// depth, without `depth`).
+    pub depth_bonus: Option<i32>,
+    /// The heuristic's weight beside the network (learned presets).
+    pub heuristic: Option<f32>,
+}
+
+/// Why a solver cannot be made of a spec.
+#[derive(Debug)]
+pub enum SpecError {
+    /// A setting the preset has no use for.
+    NotApplicable {
+        /// The setting given.
+        setting: Setting,
+        /// The preset.
+        preset: Preset,
+        /// Why it does not apply.
+        reason: Reason,
+    },
+    /// A time budget of 0 ms.
+    ZeroTime,
+    /// A learned preset on a board other than 4x4 (its size).
+    LearnedSize(usize),
+    /// Endgame tables under rules they were not solved for.
+    EndgameRules(RulesMismatch),
+    /// The learned network cannot be loaded.
+    Network(ntuple::FileError),
+    /// The settings do not make a solver (a depth or thread count out of
+    /// range, a negative heuristic weight).
+    Config(ConfigError),
+}
+
+/// Why a setting does not apply to a preset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// The tutorial's search expands every spawn: it has no cut-off.
+    SearchesEverySpawn,
+    /// The depth is fixed, by the preset or by the depth given.
+    FixedDepth {
+        /// Whether a fixed depth was given (else the preset's is fixed).
+        given: bool,
+    },
+    /// The preset searches with the heuristic alone: no network.
+    NoNetwork,
+}
+
+impl SpecError {
+    /// The message, with settings and presets named as `spelling` names
+    /// them.
+    pub fn message(&self, spelling: &dyn Spelling) -> String {
+        match self {
+            SpecError::NotApplicable { setting, preset, reason } => {
+                let (s, p) = (spelling.setting(*setting), spelling.preset(*preset));
+                match reason {
+                    Reason::SearchesEverySpawn => {
+                        format!("{s} does not apply to {p}, which searches every spawn")
+                    }
+                    Reason::FixedDepth { given: true } => format!(
+                        "{s} does not apply with {}, a fixed depth",
+                        spelling.setting(Setting::Depth)
+                    ),
+                    Reason::FixedDepth { given: false } => {
+                        format!("{s} does not apply to {p}, whose depth is fixed")
+                    }
+                    Reason::NoNetwork => format!(
+                        "{s} applies to the ntuple presets only, not to {p}, which uses no \
+                         network: choose {} or {}",
+                        spelling.preset(Preset::Ntuple),
+                        spelling.preset(Preset::NtupleDeep)
+                    ),
+                }
+            }
+            SpecError::ZeroTime => {
+                format!("{} must be at least 1", spelling.setting(Setting::TimeMs))
+            }
+            SpecError::LearnedSize(n) => {
+                format!("the ntuple presets play 4x4 boards only, not {n}x{n}")
+            }
+            SpecError::EndgameRules(why) => why.to_string(),
+            SpecError::Network(err) => format!("cannot load the learned network: {err}"),
+            SpecError::Config(err) => format!("invalid search settings: {err}"),
+        }
+    }
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(&RustNames))
+    }
+}
+
+impl std::error::Error for SpecError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SpecError::Network(err) => Some(err),
+            SpecError::Config(err) => Some(err),
+            SpecError::EndgameRules(err) => Some(err),
+            _ => None,
+        }
+    }
+}
+
+/// What a solver is made of: a preset, the settings given over it, the
+/// weights of a learned preset's network (`None`: the shipped file,
+/// wherever [`ntuple::find_shipped_weights`] finds it) and the endgame
+/// tables it plays by.
+#[derive(Clone)]
+pub struct SolverSpec {
+    preset: Preset,
+    overrides: Overrides,
+    weights: Option<PathBuf>,
+    endgame: Option<Arc<Endgame>>,
+}
+
+impl fmt::Debug for SolverSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The tables have no short Debug form: whether there are some says enough.
+        f.debug_struct("SolverSpec")
+            .field("preset", &self.preset)
+            .field("overrides", &self.overrides)
+            .field("weights", &self.weights)
+            .field("endgame", &self.endgame.is_some())
+            .finish()
+    }
+}
+
+impl SolverSpec {
+    /// `preset` as it is: its settings, the shipped network if it is
+    /// learned, no tables.
+    pub fn new(preset: Preset) -> SolverSpec {
+        SolverSpec { preset, overrides: Overrides::default(), weights: None, endgame: None }
+    }
+
+    /// With `overrides` over the preset's settings.
+    #[must_use]
+    pub fn with_overrides(mut self, overrides: Overrides) -> SolverSpec {
+        self.overrides = overrides;
+        self
+    }
+
+    /// With the network in `path` (learned presets only).
+    #[must_use]
+    pub fn with_weights(mut self, path: Option<PathBuf>) -> SolverSpec {
+        self.weights = path;
+        self
+    }
+
+    /// Playing by `tables` where they apply.
+    #[must_use]
+    pub fn with_endgame(mut self, tables: Option<Arc<Endgame>>) -> SolverSpec {
+        self.endgame = tables;
+        self
+    }
+
+    /// The preset.
+    pub fn preset(&self) -> Preset {
+        self.preset
+    }
+
+    /// The settings given over the preset's.
+    pub fn overrides(&self) -> &Overrides {
+        &self.overrides
+    }
+
+    /// The weights file given, if any.
+    pub fn weights(&self) -> Option<&Path> {
+        self.weights.as_deref()
+    }
+
+    /// The endgame tables, if any.
+    pub fn endgame(&self) -> Option<&Arc<Endgame>> {
+        self.endgame.as_ref()
+    }
+
+    /// Whether the preset searches with the learned network.
+    pub fn is_learned(&self) -> bool {
+        self.preset.is_learned()
+    }
+
+    /// The first setting given that the preset has no use for.
+    ///
+    /// # Errors
+    /// [`SpecError::NotApplicable`] or [`SpecError::ZeroTime`]; the values'
+    /// ranges are the solver's to check ([`SolverSpec::build`]).
+    pub fn validate(&self) -> Result<(), SpecError> {
+        let o = &self.overrides;
+        let preset = self.preset.config();
+        let not = |setting, reason| {
+            Err(SpecError::NotApplicable { setting, preset: self.preset, reason })
+        };
+        if o.time_ms == Some(0) {
+            return Err(SpecError::ZeroTime);
+        }
+        if o.prob_cutoff.is_some() && preset.algorithm == Algorithm::Tutorial {
+            return not(Setting::ProbCutoff, Reason::SearchesEverySpawn);
+        }
+        if o.depth_bonus.is_some() {
+            if o.depth.is_some() {
+                return not(Setting::DepthBonus, Reason::FixedDepth { given: true });
+            }
+            if !matches!(preset.depth, Depth::Adaptive { .. }) {
+                return not(Setting::DepthBonus, Reason::FixedDepth { given: false });
+            }
+        }
+        if !self.is_learned() {
+            if o.heuristic.is_some() {
+                return not(Setting::Heuristic, Reason::NoNetwork);
+            }
+            if self.weights.is_some() {
+                return not(Setting::Weights, Reason::NoNetwork);
+            }
+        }
+        Ok(())
+    }
+
+    /// The search settings: the preset's, then the overrides.
+    ///
+    /// # Errors
+    /// As [`SolverSpec::validate`].
+    pub fn config(&self) -> Result<SearchConfig, SpecError> {
+        self.validate()?;
+        let o = &self.overrides;
+        let mut config = self.preset.config();
+        if let Some(depth) = o.depth {
+            config.depth = Depth::Fixed(depth);
+        }
+        if let Some(ms) = o.time_ms {
+            config.time_budget = Some(Duration::from_millis(ms));
+        }
+        if let Some(threads) = o.threads {
+            config.threads = threads;
+        }
+        match &mut config.algorithm {
+            Algorithm::Expectimax { prob_cutoff, .. } => {
+                *prob_cutoff = o.prob_cutoff.unwrap_or(*prob_cutoff);
+            }
+            Algorithm::Learned { prob_cutoff, heuristic } => {
+                *prob_cutoff = o.prob_cutoff.unwrap_or(*prob_cutoff);
+                *heuristic = o.heuristic.unwrap_or(*heuristic);
+            }
+            Algorithm::Tutorial => {}
+        }
+        if let (Some(b), Depth::Adaptive { bonus, .. }) = (o.depth_bonus, &mut config.depth) {
+            *bonus = b;
+        }
+        Ok(config)
+    }
+
+    /// The solver for games on `size` x `size` boards under `config` (as
+    /// [`SolverSpec::config`] gives it, perhaps adjusted by the frontend:
+    /// a time budget of its own, a smaller table, one thread), with the
+    /// network if `config` is a learned search (loaded once per process)
+    /// and the tables.
+    ///
+    /// # Errors
+    /// [`SpecError::LearnedSize`] for a learned preset off 4x4,
+    /// [`SpecError::Network`] when the weights do not load,
+    /// [`SpecError::Config`] for settings out of range.
+    pub fn build_with(&self, config: SearchConfig, size: usize) -> Result<Solver, SpecError> {
+        // The config says whether the search is learned: a frontend may
+        // search another preset's settings with this spec's network.
+        let solver = if let Algorithm::Learned { .. } = config.algorithm {
+            if size != 4 {
+                return Err(SpecError::LearnedSize(size));
+            }
+            let net =
+                ntuple::shared_network(self.weights.as_deref()).map_err(SpecError::Network)?;
+            Solver::with_evaluator(config, net)
+        } else {
+            Solver::new(config)
+        }
+        .map_err(SpecError::Config)?;
+        Ok(match &self.endgame {
+            Some(tables) => solver.with_endgame(Arc::clone(tables)),
+            None => solver,
+        })
+    }
+
+    /// The solver for games on `size` x `size` boards.
+    ///
+    /// # Errors
+    /// As [`SolverSpec::validate`] and [`SolverSpec::build_with`].
+    pub fn build(&self, size: usize) -> Result<Solver, SpecError> {
+        self.build_with(self.config()?, size)
+    }
+
+    /// Whether endgame tables may play under `rules`.
+    ///
+    /// # Errors
+    /// [`SpecError::EndgameRules`] with what differs from the rules the
+    /// tables were solved for.
+    pub fn check_endgame_rules(rules: &Rules) -> Result<(), SpecError> {
+        endgame::check_rules(rules).map_err(SpecError::EndgameRules)
+    }
+}
+
+/// The endgame tables' folder: `given`, or `cli-ascii-2048/endgame` in the
+/// user's cache folder, shared by every frontend so that one build serves
+/// them all; `None` when there is neither.
+pub fn tables_dir(given: Option<&Path>) -> Option<PathBuf> {
+    match given {
+        Some(dir) => Some(dir.to_path_buf()),
+        None => dirs::cache_dir().map(|dir| dir.join(endgame::CACHE_FOLDER)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(preset: Preset, overrides: Overrides) -> SolverSpec {
+        SolverSpec::new(preset).with_overrides(overrides)
+    }
+
+    #[test]
+    fn settings_a_preset_has_no_use_for_are_refused() {
+        let cutoff = Overrides { prob_cutoff: Some(0.01), ..Overrides::default() };
+        let bonus = Overrides { depth_bonus: Some(1), ..Overrides::default() };
+        let fixed_bonus = Overrides { depth: Some(2), ..bonus };
+        let heuristic = Overrides { heuristic: Some(0.5), ..Overrides::default() };
+        let cases = [
+            (spec(Preset::Tutorial, cutoff), "prob_cutoff does not apply to the tutorial preset"),
+            (spec(Preset::Fast, fixed_bonus), "depth_bonus does not apply with depth"),
+            (spec(Preset::Ntuple, bonus), "depth_bonus does not apply to the ntuple preset"),
+            (spec(Preset::Default, heuristic), "heuristic applies to the ntuple presets only"),
+            (
+                SolverSpec::new(Preset::Fast).with_weights(Some("w.n2048".into())),
+                "weights applies to the ntuple presets only, not to the fast preset",
+            ),
+            (
+                spec(Preset::Fast, Overrides { time_ms: Some(0), ..Overrides::default() }),
+                "time_ms must be at least 1",
+            ),
+        ];
+        for (spec, message) in cases {
+            let err = spec.validate().unwrap_err();
+            assert!(err.to_string().starts_with(message), "{err}");
+            assert!(spec.build(4).is_err());
+        }
+        assert!(
+            spec(Preset::Fast, Overrides { depth_bonus: Some(1), ..cutoff }).validate().is_ok()
+        );
+        assert!(spec(Preset::NtupleDeep, heuristic).validate().is_ok());
+    }
+
+    #[test]
+    fn overrides_replace_the_presets_settings() {
+        let o = Overrides {
+            depth: None,
+            time_ms: Some(40),
+            threads: Some(1),
+            prob_cutoff: Some(0.02),
+            depth_bonus: Some(-1),
+            heuristic: None,
+        };
+        let config = spec(Preset::Default, o).config().unwrap();
+        assert_eq!(config.time_budget, Some(Duration::from_millis(40)));
+        assert_eq!(config.threads, 1);
+        assert!(matches!(config.depth, Depth::Adaptive { bonus: -1, .. }));
+        assert!(
+            matches!(config.algorithm, Algorithm::Expectimax { prob_cutoff, .. } if prob_cutoff == 0.02)
+        );
+        let learned = spec(Preset::Ntuple, Overrides { heuristic: Some(0.0), ..o })
+            .with_overrides(Overrides {
+                heuristic: Some(0.0),
+                depth: Some(1),
+                ..Overrides::default()
+            })
+            .config()
+            .unwrap();
+        assert_eq!(learned.depth, Depth::Fixed(1));
+        assert!(
+            matches!(learned.algorithm, Algorithm::Learned { heuristic, .. } if heuristic == 0.0)
+        );
+        // Nothing given: the preset as it is.
+        assert_eq!(SolverSpec::new(Preset::Max).config().unwrap(), Preset::Max.config());
+    }
+
+    #[test]
+    fn a_learned_preset_plays_four_by_four_only_and_needs_its_network() {
+        let spec = SolverSpec::new(Preset::Ntuple);
+        assert!(matches!(spec.build(5), Err(SpecError::LearnedSize(5))));
+        let missing = spec.with_weights(Some("/nonexistent/w.n2048".into()));
+        let err = missing.build(4).unwrap_err();
+        assert!(matches!(err, SpecError::Network(_)), "{err}");
+        assert!(err.to_string().starts_with("cannot load the learned network"), "{err}");
+    }
+
+    #[test]
+    fn out_of_range_values_are_the_solvers_to_refuse() {
+        let o = Overrides { threads: Some(0), ..Overrides::default() };
+        assert!(matches!(spec(Preset::Fast, o).build(4), Err(SpecError::Config(_))));
+        let o = Overrides { heuristic: Some(-1.0), ..Overrides::default() };
+        assert!(matches!(spec(Preset::Ntuple, o).build(5), Err(SpecError::LearnedSize(5))));
+    }
+
+    #[test]
+    fn endgame_rules_are_checked() {
+        assert!(SolverSpec::check_endgame_rules(&Rules::default()).is_ok());
+        let err = SolverSpec::check_endgame_rules(&Rules::tutorial()).unwrap_err();
+        assert!(err.to_string().contains("standard rules"), "{err}");
+    }
+
+    #[test]
+    fn a_frontend_spells_settings_its_own_way() {
+        struct Cli;
+        impl Spelling for Cli {
+            fn setting(&self, s: Setting) -> String {
+                format!("--{}", s.name().replace('_', "-"))
+            }
+            fn preset(&self, p: Preset) -> String {
+                format!("--preset {p}")
+            }
+        }
+        let o = Overrides { depth_bonus: Some(1), ..Overrides::default() };
+        let err = spec(Preset::Tutorial, o).validate().unwrap_err();
+        assert_eq!(
+            err.message(&Cli),
+            "--depth-bonus does not apply to --preset tutorial, whose depth is fixed"
+        );
+    }
+}
