@@ -34,6 +34,13 @@ import py2048
 from py2048.sb3 import SB3VecEnv2048
 
 
+@pytest.fixture(autouse=True)
+def _sb3_logs_in_tmp_path(tmp_path, monkeypatch):
+    # SB3 makes a log folder for every model, in /tmp unless SB3_LOGDIR
+    # says where: the test's own folder, removed with it.
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))
+
+
 def dummy(n, max_episode_steps=None, **kwargs):
     def make():
         env = py2048.Env2048(**kwargs)
