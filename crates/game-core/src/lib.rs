@@ -32,6 +32,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod any;
 mod board;
 mod direction;
 mod error;
@@ -44,6 +45,7 @@ mod rules;
 mod tables;
 mod traits;
 
+pub use any::AnyBoard;
 pub use board::Board;
 pub use direction::{Direction, DirectionSet, ParseDirectionError};
 pub use error::{ParseBoardError, ParseErrorKind, PlaceError, PlayError, RulesError, SizeError};

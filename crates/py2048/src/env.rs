@@ -3,7 +3,9 @@
 //! illegal-action settings. One call per step returns everything the
 //! Python side puts in the step's tuple and `info`.
 
-use game_core::{Board, Game, GameBoard, GameRng, Grid, PlayError, Rules, RulesBuilder, SavedGame};
+use game_core::{
+    AnyBoard, Game, GameBoard, GameRng, Grid, PlayError, Rules, RulesBuilder, SavedGame,
+};
 use numpy::ndarray::{Array2, ArrayD, IxDyn};
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyReadonlyArray2, ToPyArray};
 use pyo3::exceptions::PyValueError;
@@ -13,67 +15,18 @@ use crate::batch::grid_of;
 use crate::encode::{Encoding, Illegal, cells, mask};
 use crate::{direction, value_error};
 
-/// A game on the packed board (4x4) or on a grid (other sizes).
-#[derive(Debug, Clone)]
-enum AnyGame {
-    Packed(Game<Board>),
-    Grid(Game<Grid>),
-}
-
-/// Runs `$body` with `$g` bound to the game, whatever its board type.
-macro_rules! with_game {
-    ($game:expr, $g:ident => $body:expr) => {
-        match $game {
-            AnyGame::Packed($g) => $body,
-            AnyGame::Grid($g) => $body,
-        }
-    };
-}
-
-impl AnyGame {
-    fn new(rules: Rules, seed: u64) -> PyResult<AnyGame> {
-        let game = if rules.size() == 4 {
-            AnyGame::Packed(Game::new(rules, seed).map_err(value_error)?)
-        } else {
-            AnyGame::Grid(Game::new(rules, seed).map_err(value_error)?)
-        };
-        Ok(game)
+/// The game `saved` holds under `rules` (whose size its board must have).
+fn restore(saved: SavedGame<Grid>, rules: Rules) -> PyResult<Game<AnyBoard>> {
+    if saved.board.size() != rules.size() {
+        return Err(PyValueError::new_err(format!(
+            "the board is {b}x{b} but this environment plays {r}x{r}",
+            b = saved.board.size(),
+            r = rules.size()
+        )));
     }
-
-    /// The game's state with its board as a grid.
-    fn save(&self) -> SavedGame<Grid> {
-        match self {
-            AnyGame::Packed(g) => {
-                let s = g.save();
-                SavedGame {
-                    board: Grid::from(s.board),
-                    score: s.score,
-                    moves: s.moves,
-                    seed: s.seed,
-                    spawns: s.spawns,
-                }
-            }
-            AnyGame::Grid(g) => g.save(),
-        }
-    }
-
-    /// The game `saved` holds under `rules` (whose size its board has).
-    fn restore(saved: SavedGame<Grid>, rules: Rules) -> PyResult<AnyGame> {
-        if saved.board.size() != rules.size() {
-            return Err(PyValueError::new_err(format!(
-                "the board is {b}x{b} but this environment plays {r}x{r}",
-                b = saved.board.size(),
-                r = rules.size()
-            )));
-        }
-        if rules.size() != 4 {
-            return Ok(AnyGame::Grid(Game::restore(saved, rules).map_err(value_error)?));
-        }
-        let board = Board::try_from(saved.board).map_err(value_error)?;
-        let SavedGame { score, moves, seed, spawns, .. } = saved;
-        let packed = SavedGame { board, score, moves, seed, spawns };
-        Ok(AnyGame::Packed(Game::restore(packed, rules).map_err(value_error)?))
-    }
+    let SavedGame { board, score, moves, seed, spawns } = saved;
+    let saved = SavedGame { board: AnyBoard::from(board), score, moves, seed, spawns };
+    Game::restore(saved, rules).map_err(value_error)
 }
 
 /// The constructor's arguments, as `__getnewargs__` gives them to pickle.
@@ -119,7 +72,7 @@ pub(crate) struct EnvCore {
     encoding: Encoding,
     illegal: Illegal,
     seeder: GameRng,
-    game: AnyGame,
+    game: Game<AnyBoard>,
     illegal_count: u64,
 }
 
@@ -141,7 +94,7 @@ impl EnvCore {
         let encoding = Encoding::parse(obs_mode, max_pow)?;
         let illegal = Illegal::parse(illegal_action, illegal_penalty)?;
         let mut seeder = GameRng::new(0);
-        let game = AnyGame::new(rules, seeder.next_u64())?;
+        let game = Game::new(rules, seeder.next_u64()).map_err(value_error)?;
         let args = (
             size,
             four_probability,
@@ -163,7 +116,7 @@ impl EnvCore {
         let saved = self.game.save();
         (
             self.seeder.state().to_vec(),
-            saved.board.cells().to_vec(),
+            saved.board.to_grid().cells().to_vec(),
             saved.score,
             saved.moves,
             saved.seed,
@@ -189,7 +142,7 @@ impl EnvCore {
             board = board.set_exponent(i / n, i % n, e).map_err(value_error)?;
         }
         let saved = SavedGame { board, score, moves, seed, spawns: rng_state(&spawns)? };
-        self.game = AnyGame::restore(saved, self.rules)?;
+        self.game = restore(saved, self.rules)?;
         self.seeder = GameRng::from_state(rng_state(&seeder)?);
         self.illegal_count = illegal_count;
         Ok(())
@@ -198,9 +151,9 @@ impl EnvCore {
     /// Puts a board of exponents `(n, n)` in the game: the score, the moves
     /// and the spawns go on from there.
     fn set_board(&mut self, exponents: PyReadonlyArray2<'_, u8>) -> PyResult<()> {
-        let mut saved = self.game.save();
-        saved.board = grid_of(&exponents)?;
-        self.game = AnyGame::restore(saved, self.rules)?;
+        let SavedGame { score, moves, seed, spawns, .. } = self.game.save();
+        let saved = SavedGame { board: grid_of(&exponents)?, score, moves, seed, spawns };
+        self.game = restore(saved, self.rules)?;
         Ok(())
     }
 
@@ -211,7 +164,7 @@ impl EnvCore {
 
     /// A new game, seeded by the next seed of the stream; its observation.
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
-        self.game = AnyGame::new(self.rules, self.seeder.next_u64())?;
+        self.game = Game::new(self.rules, self.seeder.next_u64()).map_err(value_error)?;
         self.illegal_count = 0;
         Ok(self.observation(py))
     }
@@ -219,7 +172,7 @@ impl EnvCore {
     /// Plays `action` (0 up, 1 right, 2 down, 3 left).
     fn step<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<StepResult<'py>> {
         let dir = direction(action)?;
-        let played = with_game!(&mut self.game, g => g.play(dir));
+        let played = self.game.play(dir);
         let (reward, ended_by_rule, legal, gained) = match played {
             Ok(turn) => (f64::from(turn.score_gained), false, true, turn.score_gained),
             Err(PlayError::NothingMoves(_) | PlayError::GameOver) => {
@@ -248,7 +201,7 @@ impl EnvCore {
         let n = self.rules.size();
         let per_cell = self.encoding.per_cell();
         let mut out = vec![0u8; n * n * per_cell];
-        with_game!(&self.game, g => self.encoding.write(cells(g.board()), &mut out));
+        self.encoding.write(cells(self.game.board()), &mut out);
         let shape: &[usize] = match self.encoding {
             Encoding::OneHot { channels } => &[n, n, channels],
             Encoding::Exponents => &[n, n],
@@ -261,29 +214,29 @@ impl EnvCore {
     /// The board's exponents, `(n, n)` (a new array).
     fn exponents<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u8>> {
         let n = self.rules.size();
-        let flat: Vec<u8> = with_game!(&self.game, g => cells(g.board()).collect());
+        let flat: Vec<u8> = cells(self.game.board()).collect();
         Array2::from_shape_vec((n, n), flat).expect("n * n cells").to_pyarray(py)
     }
 
     /// Which actions change the board, int8 in gymnasium order.
     fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        let m = with_game!(&self.game, g => mask(g.board()));
+        let m = mask(self.game.board());
         PyArray1::from_slice(py, &m)
     }
 
     /// Whether no action changes the board.
     fn is_over(&self) -> bool {
-        with_game!(&self.game, g => g.board().is_game_over())
+        self.game.board().is_game_over()
     }
 
     /// The score so far.
     fn score(&self) -> u64 {
-        with_game!(&self.game, g => g.score())
+        self.game.score()
     }
 
     /// Moves played so far.
     fn moves(&self) -> u64 {
-        with_game!(&self.game, g => g.moves())
+        self.game.moves()
     }
 
     /// Illegal actions so far this episode.
@@ -293,20 +246,17 @@ impl EnvCore {
 
     /// The largest exponent on the board.
     fn max_exponent(&self) -> u8 {
-        with_game!(&self.game, g => g.board().max_exponent())
+        self.game.board().max_exponent()
     }
 
     /// The board in game-core's one-line notation.
     fn board_text(&self) -> String {
-        with_game!(&self.game, g => g.board().to_string())
+        self.game.board().to_string()
     }
 
     /// The packed board (4x4 games only, and none once a tile past 32768
     /// is on the board: a `u64` cannot hold it).
     fn packed(&self) -> Option<u64> {
-        match &self.game {
-            AnyGame::Packed(g) => g.board().packed(),
-            AnyGame::Grid(_) => None,
-        }
+        self.game.board().packed()
     }
 }
