@@ -648,7 +648,50 @@ fn command() -> clap::Command {
         })
         .mut_subcommands(negative_numbers_are_values)
     }
-    negative_numbers_are_values(Cli::command())
+    grouped_help(negative_numbers_are_values(Cli::command()))
+}
+
+/// The commands of the game, then those of the lab, as `--help` lists
+/// them: a person who came to watch or play finds those first, and the
+/// measuring and training commands stand apart. Every subcommand is in one
+/// group (a test checks it).
+const COMMAND_GROUPS: [(&str, &[&str]); 2] = [
+    ("Play", &["watch", "play", "analyze"]),
+    (
+        "Lab (measure, tune and train)",
+        &["tournament", "compare", "tune", "agreement", "train", "export-weights", "tables"],
+    ),
+];
+
+/// `cmd` with its subcommands listed under [`COMMAND_GROUPS`]' headings
+/// (clap lists them under one), each with its one-line about, as clap
+/// would write it.
+fn grouped_help(cmd: clap::Command) -> clap::Command {
+    let width = cmd.get_subcommands().map(|s| s.get_name().len()).max().unwrap_or(0) + 2;
+    let mut groups = String::new();
+    for (heading, names) in COMMAND_GROUPS {
+        groups.push_str(&format!("{heading}:\n"));
+        for name in names {
+            let Some(sub) = cmd.find_subcommand(name) else { continue };
+            let about = sub.get_about().map(ToString::to_string).unwrap_or_default();
+            let aliases: Vec<&str> = sub.get_visible_aliases().collect();
+            let aliases = match aliases.as_slice() {
+                [] => String::new(),
+                [one] => format!(" [alias: {one}]"),
+                many => format!(" [aliases: {}]", many.join(", ")),
+            };
+            groups.push_str(&format!("  {name:<width$}{about}{aliases}\n"));
+        }
+        groups.push('\n');
+    }
+    // clap's own `help` subcommand, as clap words it.
+    let help = "Print this message or the help of the given subcommand(s)";
+    let template = format!(
+        "{{before-help}}{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{groups}  \
+         {:<width$}{help}\n\nOptions:\n{{options}}{{after-help}}",
+        "help"
+    );
+    cmd.help_template(template)
 }
 
 /// Whether the option `id` was written on the command line (not a default).
@@ -843,6 +886,22 @@ fn parse_threads(text: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_lists_every_command_once_under_play_or_lab() {
+        let cmd = Cli::command();
+        let mut grouped: Vec<&str> =
+            COMMAND_GROUPS.iter().flat_map(|(_, n)| n.iter().copied()).collect();
+        grouped.sort_unstable();
+        let mut commands: Vec<&str> = cmd.get_subcommands().map(clap::Command::get_name).collect();
+        commands.sort_unstable();
+        assert_eq!(grouped, commands);
+        let help = command().render_help().to_string();
+        let play = help.find("Play:").unwrap();
+        let lab = help.find("Lab (measure, tune and train):").unwrap();
+        assert!(play < help.find("  watch ").unwrap() && help.find("  analyze ").unwrap() < lab);
+        assert!(lab < help.find("  tournament ").unwrap() && help.contains("Options:"));
+    }
 
     #[test]
     fn whole_numbers_say_their_range() {
