@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use game_core::{Board, Direction, GameBoard, Rules};
+use game_core::{Board, Direction, GameBoard, Grid, Rules};
 use rayon::prelude::*;
 
 use crate::awake::Pool;
@@ -373,6 +373,33 @@ impl Solver {
     /// # Errors
     /// [`SearchError::NoMove`] when no direction changes the board.
     pub fn decide<B: GameBoard>(&self, board: &B, rules: &Rules) -> Result<Decision, SearchError> {
+        // The search is compiled here, for the packed board and the grid,
+        // whichever crate calls and with whatever board type: a frontend
+        // need not compile (or optimise) the search's generic code itself.
+        if board.size() == 4 {
+            if let Some(packed) = board_of(board) {
+                return self.decide_board(&packed, rules);
+            }
+        } else if let Some(grid) = grid_of(board) {
+            return self.decide_grid(&grid, rules);
+        }
+        // Not reached for a board that keeps GameBoard's invariants.
+        self.decide_any(board, rules)
+    }
+
+    /// [`Solver::decide`] on the packed board.
+    #[inline(never)]
+    fn decide_board(&self, board: &Board, rules: &Rules) -> Result<Decision, SearchError> {
+        self.decide_any(board, rules)
+    }
+
+    /// [`Solver::decide`] on a grid.
+    #[inline(never)]
+    fn decide_grid(&self, board: &Grid, rules: &Rules) -> Result<Decision, SearchError> {
+        self.decide_any(board, rules)
+    }
+
+    fn decide_any<B: GameBoard>(&self, board: &B, rules: &Rules) -> Result<Decision, SearchError> {
         if let Some(decision) = self.endgame_decision(board, rules) {
             return Ok(decision);
         }
@@ -614,4 +641,28 @@ impl Solver {
             |a, b| a + b,
         ))
     }
+}
+
+/// A 4x4 board of any type as the packed board (every exponent fits it).
+fn board_of<B: GameBoard>(board: &B) -> Option<Board> {
+    if let Some(raw) = board.packed() {
+        return Some(Board::from_raw(raw));
+    }
+    let mut rows = [[0u8; 4]; 4];
+    for (r, row) in rows.iter_mut().enumerate() {
+        for (c, cell) in row.iter_mut().enumerate() {
+            *cell = board.exponent(r, c)?;
+        }
+    }
+    Board::from_exponents(rows).ok()
+}
+
+/// A board of any type as a grid of its size.
+fn grid_of<B: GameBoard>(board: &B) -> Option<Grid> {
+    let n = board.size();
+    let mut grid = Grid::empty(n).ok()?;
+    for i in 0..n * n {
+        grid = grid.set_exponent(i / n, i % n, board.exponent(i / n, i % n)?).ok()?;
+    }
+    Some(grid)
 }
