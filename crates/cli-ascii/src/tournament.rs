@@ -215,10 +215,7 @@ pub(crate) fn settings_line(
                 search.preset.config().algorithm,
                 solver_expectimax::Algorithm::Learned { .. }
             ) {
-                let path = search.weights.clone().unwrap_or_else(|| {
-                    ntuple::find_shipped_weights()
-                        .unwrap_or_else(|_| ntuple::SHIPPED_WEIGHTS.into())
-                });
+                let path = engine::weights_path(search.weights.as_deref());
                 let path = std::fs::canonicalize(&path).unwrap_or(path);
                 // The path and the weights' own checksum (from the file's
                 // header): a network retrained into the same file, of the

@@ -8,6 +8,8 @@
 //!   frontend names the settings its own way ([`Spelling`]).
 //! - [`Session`]: a game played by a person, with a bounded undo history
 //!   and the won state.
+//! - [`network`] and [`weights_path`]: the learned network, loaded once
+//!   per process, and the weights file a learned search reads.
 //! - [`clock_seed`] and [`tables_dir`]: a game's seed when none is given,
 //!   and the endgame tables' folder.
 //!
@@ -25,10 +27,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod network;
 mod seed;
 mod session;
 mod spec;
 
+pub use network::{network, weights_path};
 pub use seed::clock_seed;
 pub use session::{NothingToUndo, Played, Session, WIN_TILE};
 pub use spec::{Overrides, Reason, Setting, SolverSpec, SpecError, Spelling, tables_dir};

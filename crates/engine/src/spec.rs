@@ -248,6 +248,12 @@ impl SolverSpec {
         self.weights.as_deref()
     }
 
+    /// The weights file a learned search of this spec loads: the one
+    /// given, else the shipped one ([`crate::weights_path`]).
+    pub fn weights_path(&self) -> PathBuf {
+        crate::weights_path(self.weights.as_deref())
+    }
+
     /// The endgame tables, if any.
     pub fn endgame(&self) -> Option<&Arc<Endgame>> {
         self.endgame.as_ref()
@@ -344,8 +350,7 @@ impl SolverSpec {
             if size != 4 {
                 return Err(SpecError::LearnedSize(size));
             }
-            let net =
-                ntuple::shared_network(self.weights.as_deref()).map_err(SpecError::Network)?;
+            let net = crate::network(self.weights.as_deref()).map_err(SpecError::Network)?;
             Solver::with_evaluator(config, net)
         } else {
             Solver::new(config)

@@ -134,7 +134,11 @@ const POSITIONS: &str = include_str!("../../solver-expectimax/benches/positions.
 /// threads, with the shipped weights, each table cleared (untimed) before
 /// an iteration as the solver's own bench does.
 fn decide(c: &mut Criterion) {
-    let net = ntuple::shared_network(None).expect("the shipped weights (crates/ntuple/weights)");
+    let net = std::sync::Arc::new(
+        ntuple::load_weights(Path::new(ntuple::SHIPPED_WEIGHTS))
+            .expect("the shipped weights (crates/ntuple/weights)")
+            .network,
+    );
     let rules = Rules::default();
     let positions: Vec<(String, Board)> = POSITIONS
         .lines()

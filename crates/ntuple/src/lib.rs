@@ -51,6 +51,4 @@ pub use train::{
     CURVE_MILESTONES, Counters, CurveRow, Episode, Progress, RESTART_TILES, Restarts, TrainConfig,
     TrainError, Trainer,
 };
-pub use weights::{
-    SCALE, Weights, load_resumable, load_weights, save_weights, shared_network, weights_checksum,
-};
+pub use weights::{SCALE, Weights, load_resumable, load_weights, save_weights, weights_checksum};

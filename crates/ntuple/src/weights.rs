@@ -17,10 +17,9 @@
 //! the varint stream each, which load on every core.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::{Arc, Mutex};
 
 use crate::file::{
     Checkpoint, Checksum, FileError, FileErrorKind, Reader, VERSION, is_checkpoint,
@@ -343,33 +342,6 @@ pub fn load_resumable(path: &Path) -> Result<Checkpoint, FileError> {
         counters: Counters { episodes: weights.episodes, moves: 0, seconds: 0.0 },
         coherence: None,
     })
-}
-
-/// The networks loaded so far in this process, by path (kept for the
-/// process's life: a frontend builds a solver per game, and a network
-/// dropped between games would be read again for the next).
-static LOADED: Mutex<Vec<(PathBuf, Arc<Network>)>> = Mutex::new(Vec::new());
-
-/// The network in the weights file at `path` (default: the shipped file,
-/// wherever [`crate::find_shipped_weights`] finds it), loaded once per
-/// process and shared: every solver, game and session of a frontend uses
-/// the same copy, since a network is hundreds of megabytes.
-///
-/// # Errors
-/// As [`load_weights`]; without `path`, also when no shipped file is found.
-pub fn shared_network(path: Option<&Path>) -> Result<Arc<Network>, FileError> {
-    let path = match path {
-        Some(p) => p.to_owned(),
-        None => crate::find_shipped_weights()?,
-    };
-    // A panic while loading leaves the list as it was: still usable.
-    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, net)) = loaded.iter().find(|(p, _)| *p == path) {
-        return Ok(Arc::clone(net));
-    }
-    let net = Arc::new(load_weights(&path)?.network);
-    loaded.push((path, Arc::clone(&net)));
-    Ok(net)
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ fn load_network(path: &Path) -> PyResult<Arc<ntuple::Network>> {
             path.display()
         )));
     }
-    ntuple::shared_network(Some(path))
+    engine::network(Some(path))
         .map_err(|e| PyValueError::new_err(format!("cannot load the learned network: {e}")))
 }
 

@@ -61,9 +61,7 @@ impl Searcher {
     /// shipped one where it is found (else where the checkout keeps it, to
     /// name in a message).
     pub(crate) fn weights_path(&self) -> PathBuf {
-        self.weights.clone().unwrap_or_else(|| {
-            ntuple::find_shipped_weights().unwrap_or_else(|_| ntuple::SHIPPED_WEIGHTS.into())
-        })
+        engine::weights_path(self.weights.as_deref())
     }
 
     /// Whether `preset` can be built without a missing file.
