@@ -114,6 +114,104 @@ fn workspace_members(root_manifest: &str) -> Vec<String> {
     list.split('"').skip(1).step_by(2).map(str::to_owned).collect()
 }
 
+/// The names of a manifest's `[dependencies]` (not dev- or build-).
+fn dependency_names(sections: &[(String, Vec<&str>)]) -> Vec<String> {
+    let mut names = Vec::new();
+    for (header, lines) in sections {
+        if let Some(name) = header.strip_prefix("dependencies.") {
+            names.push(name.to_owned());
+        } else if header == "dependencies" {
+            // `name = ...`, `name.workspace = true` or `"name" = ...`.
+            let keys = lines.iter().filter_map(|l| l.split_once('=')).map(|(k, _)| k);
+            names.extend(keys.map(|k| k.split('.').next().unwrap_or(k).trim().replace('"', "")));
+        }
+    }
+    names
+}
+
+/// The crate graph of docs/ARCHITECTURE.md, as data: each library's whole
+/// list of allowed dependencies (the rules know no search or screen; the
+/// solver has the rules and rayon only; ntuple plugs into the solver;
+/// engine stands between the libraries and the frontends).
+const LIBRARIES: [(&str, &[&str]); 5] = [
+    ("game-core", &["rand_chacha"]),
+    ("solver-expectimax", &["game-core", "rayon"]),
+    ("ntuple", &["game-core", "solver-expectimax", "zstd", "rayon", "dirs"]),
+    ("records", &["serde", "serde_json"]),
+    ("engine", &["game-core", "solver-expectimax", "ntuple", "dirs"]),
+];
+
+/// The frontends and tools: anything outside, but of the workspace only
+/// the libraries; nothing depends on them.
+const FRONTENDS: [&str; 4] = ["cli-ascii", "web", "py2048", "xtask"];
+
+/// Where the manifests (package name, dependency names) break the crate
+/// graph, as messages.
+fn graph_offences(packages: &[(String, Vec<String>)]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (name, deps) in packages {
+        let allowed = LIBRARIES.iter().find(|(lib, _)| lib == name).map(|(_, a)| *a);
+        for dep in deps {
+            let bad = match allowed {
+                Some(allowed) => !allowed.contains(&dep.as_str()),
+                None if FRONTENDS.contains(&name.as_str()) => FRONTENDS.contains(&dep.as_str()),
+                None => {
+                    found.push(format!("{name}: a crate the graph does not place"));
+                    break;
+                }
+            };
+            if bad {
+                found
+                    .push(format!("{name} depends on {dep}, which the crate graph does not allow"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_crate_graph_keeps_its_shape() {
+    let root = project_root();
+    let root_manifest = fs::read_to_string(root.join("Cargo.toml")).expect("the root Cargo.toml");
+    let packages: Vec<(String, Vec<String>)> = workspace_members(&root_manifest)
+        .iter()
+        .map(|dir| {
+            let text = fs::read_to_string(root.join(dir).join("Cargo.toml"))
+                .unwrap_or_else(|e| panic!("{dir}/Cargo.toml: {e}"));
+            let sections = toml_sections(&text);
+            let name = toml_value(&sections, "package", "name").expect("a package name");
+            (name, dependency_names(&sections))
+        })
+        .collect();
+    // Guards against a parser that finds nothing and so checks nothing.
+    let solver = packages.iter().find(|(n, _)| n == "solver-expectimax").expect("the solver");
+    assert_eq!(solver.1, ["game-core", "rayon"]);
+    assert_eq!(packages.len(), LIBRARIES.len() + FRONTENDS.len(), "{packages:?}");
+    let found = graph_offences(&packages);
+    assert!(found.is_empty(), "{} problem(s):\n{}\n", found.len(), found.join("\n"));
+}
+
+#[test]
+fn the_crate_graph_rule_catches_offenders() {
+    let pkg = |name: &str, deps: &[&str]| {
+        (name.to_owned(), deps.iter().map(|d| (*d).to_owned()).collect::<Vec<_>>())
+    };
+    let found = graph_offences(&[
+        pkg("game-core", &["rand_chacha", "rayon"]),
+        pkg("solver-expectimax", &["game-core", "rayon"]),
+        pkg("web", &["engine", "axum", "cli-ascii"]),
+        pkg("newcomer", &["game-core"]),
+    ]);
+    assert_eq!(
+        found,
+        [
+            "game-core depends on rayon, which the crate graph does not allow",
+            "web depends on cli-ascii, which the crate graph does not allow",
+            "newcomer: a crate the graph does not place",
+        ]
+    );
+}
+
 /// The workspace packages whose own code holds the hot loops: the rules,
 /// the search (compiled here for both board types: `Solver::decide` routes
 /// every caller's board to them), the trainer and py2048's batch loops over
