@@ -50,35 +50,19 @@ pub(crate) fn run(csv: &Path, svg: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The rows of a curve file `cli-ascii train` wrote.
+/// The rows of a curve file `cli-ascii train` wrote (the format is the
+/// records crate's), with the time in hours.
 pub(crate) fn parse(text: &str) -> Result<Vec<Row>, String> {
-    let mut lines = text.lines();
-    let header = lines.next().ok_or("empty file")?;
-    if !header.starts_with("episodes,moves,seconds,mean_score,reach_2048") {
-        return Err(format!("unexpected header `{header}`"));
-    }
-    lines
-        .enumerate()
-        .map(|(i, line)| {
-            let fields: Vec<&str> = line.split(',').collect();
-            let bad = || format!("line {}: `{line}`", i + 2);
-            if fields.len() != 4 + MILESTONES.len() {
-                return Err(bad());
-            }
-            // An empty field is a figure not measured (a public trainer's
-            // curve may report some rates only): NaN, which plots skip.
-            let num = |k: usize| match fields[k] {
-                "" => Ok(f64::NAN),
-                f => f.parse::<f64>().map_err(|_| bad()),
-            };
-            Ok(Row {
-                episodes: fields[0].parse().map_err(|_| bad())?,
-                hours: num(2)? / 3600.0,
-                mean_score: num(3)?,
-                reach: (4..fields.len()).map(num).collect::<Result<_, _>>()?,
-            })
+    let rows = records::curve::parse(text).map_err(|e| e.to_string())?;
+    Ok(rows
+        .into_iter()
+        .map(|r| Row {
+            episodes: r.episodes,
+            hours: r.seconds / 3600.0,
+            mean_score: r.mean_score,
+            reach: r.reach.to_vec(),
         })
-        .collect()
+        .collect())
 }
 
 /// A round step giving about five ticks up to `max`.

@@ -13,10 +13,6 @@ use ntuple::{CURVE_MILESTONES, Network, Progress, Restarts, TrainConfig, Trainer
 
 use crate::cli::{ExportArgs, RestartKind, TrainArgs};
 
-/// The learning curve's header.
-const CURVE_HEADER: &str =
-    "episodes,moves,seconds,mean_score,reach_2048,reach_4096,reach_8192,reach_16384,reach_32768";
-
 /// glibc's tunable that makes `malloc` ask the kernel to back its large
 /// blocks with transparent huge pages.
 const HUGE_PAGES_TUNABLE: &str = "glibc.malloc.hugetlb=1";
@@ -126,7 +122,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
         .open(&curve_path)
         .with_context(|| format!("cannot open {}", curve_path.display()))?;
     if fresh {
-        writeln!(curve, "{CURVE_HEADER}")?;
+        writeln!(curve, "{}", records::curve::HEADER)?;
     }
 
     let stop = Arc::new(AtomicBool::new(false));
@@ -166,16 +162,14 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
                 stop.store(true, Ordering::SeqCst);
             }
             for row in trainer.take_curve_rows() {
-                let reach: Vec<String> = row.reach.iter().map(|r| format!("{r:.4}")).collect();
-                writeln!(
-                    curve,
-                    "{},{},{:.1},{:.1},{}",
-                    row.episodes,
-                    row.moves,
-                    row.seconds,
-                    row.mean_score,
-                    reach.join(",")
-                )?;
+                let row = records::curve::CurveRow {
+                    episodes: row.episodes,
+                    moves: row.moves,
+                    seconds: row.seconds,
+                    mean_score: row.mean_score,
+                    reach: row.reach,
+                };
+                writeln!(curve, "{}", records::curve::line(&row))?;
                 curve.flush()?;
             }
             let interval = if tty { Duration::from_millis(500) } else { Duration::from_secs(30) };

@@ -1,4 +1,5 @@
-//! Per-game tournament records: one format, written and read here only.
+//! Per-game tournament records: one format, written and read here only
+//! (and, in [`curve`], the learning curve's CSV).
 //!
 //! A tournament (`cli-ascii tournament --csv FILE` or `--json FILE`) keeps
 //! one [`Record`] per finished game; `cli-ascii tournament --resume` reads
@@ -34,6 +35,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod curve;
 pub mod paired;
 pub mod summary;
 
