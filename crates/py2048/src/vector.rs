@@ -25,8 +25,10 @@ use crate::{GYM_DIRECTIONS, value_error};
 #[derive(Debug, Clone)]
 struct Slot {
     game: Game<Board>,
-    /// The stream of this environment's episode seeds.
-    seeder: GameRng,
+    /// The stream of this environment's episode seeds, used once an
+    /// episode: boxed, so that its 300-odd bytes stay out of the array the
+    /// step walks through (a 4,096-board step is bound by memory).
+    seeder: Box<GameRng>,
     /// The last step ended the episode: the next one resets.
     pending_reset: bool,
     steps: u64,
@@ -197,7 +199,7 @@ impl Slot {
     /// episode.
     fn new(mut seeder: GameRng, rules: Rules) -> Slot {
         let game = Slot::first_game(&mut seeder, rules);
-        Slot { game, seeder, pending_reset: false, steps: 0, illegal: 0 }
+        Slot { game, seeder: Box::new(seeder), pending_reset: false, steps: 0, illegal: 0 }
     }
 
     /// Starts the next episode, from the next seed of the stream.
@@ -246,7 +248,7 @@ impl Slot {
         };
         Ok(Slot {
             game: Game::restore(saved, rules).map_err(value_error)?,
-            seeder: GameRng::from_state(state(0)),
+            seeder: Box::new(GameRng::from_state(state(0))),
             steps: word(136),
             illegal: word(144),
             pending_reset: b[152] != 0,
@@ -542,7 +544,7 @@ impl VecCore {
         }
         for (slot, seed) in self.slots.iter_mut().zip(seeds) {
             if let Some(seed) = seed {
-                slot.seeder = GameRng::new(seed);
+                *slot.seeder = GameRng::new(seed);
             }
         }
         Ok(())
