@@ -567,7 +567,7 @@ pub(crate) struct TrainArgs {
     /// of the episodes from kept boards that first made 8192, 16384 or
     /// 32768; `middle` replays each game from its middle until a game is
     /// short; `off` plays every episode from the empty board.
-    #[arg(long, value_enum, default_value_t = RestartKind::Pools)]
+    #[arg(long, value_enum, default_value_t = RestartKind::Middle)]
     pub(crate) restarts: RestartKind,
     /// With --restarts pools: the share of episodes started from a kept
     /// board.
