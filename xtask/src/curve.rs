@@ -19,7 +19,6 @@ pub(crate) struct Row {
     pub(crate) reach: Vec<f64>,
 }
 
-const MILESTONES: [&str; 5] = ["2048", "4096", "8192", "16384", "32768"];
 const COLORS: [&str; 5] = ["#9ecae1", "#6baed6", "#3182bd", "#08519c", "#e6550d"];
 /// The page; the right margin holds the score axis.
 const PAGE: Page = Page {
@@ -192,7 +191,7 @@ fn axes(svg: &mut String, scales: &Scales) {
 }
 
 fn legend(svg: &mut String) {
-    for (k, (name, color)) in MILESTONES.iter().zip(COLORS).enumerate() {
+    for (k, (name, color)) in records::curve::TILES.iter().zip(COLORS).enumerate() {
         let lx = PAGE.left + 10.0 + 70.0 * k as f64;
         let _ = writeln!(
             svg,

@@ -6,8 +6,8 @@
 //!   together ([`SolverSpec::validate`]) and turned into a
 //!   [`Solver`](solver_expectimax::Solver) ([`SolverSpec::build`]). A
 //!   frontend names the settings its own way ([`Spelling`]).
-//! - [`Session`]: a game played by a person, with a bounded undo history
-//!   and the won state.
+//! - [`Session`]: a game played by a person, with a bounded undo history;
+//!   each move says whether it made the game's first 2048.
 //! - [`network`] and [`weights_path`]: the learned network, loaded once
 //!   per process, and the weights file a learned search reads.
 //! - [`clock_seed`] and [`tables_dir`]: a game's seed when none is given,

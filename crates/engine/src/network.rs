@@ -34,6 +34,9 @@ pub fn network(path: Option<&Path>) -> Result<Arc<Network>, FileError> {
         Some(p) => p.to_owned(),
         None => ntuple::find_shipped_weights()?,
     };
+    // One key per file, however it was named (the shipped file found here
+    // and the same file given by its path are one network, not two).
+    let path = std::fs::canonicalize(&path).unwrap_or(path);
     // A panic while loading leaves the list as it was: still usable.
     let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, net)) = loaded.iter().find(|(p, _)| *p == path) {

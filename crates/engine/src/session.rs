@@ -66,8 +66,9 @@ impl<B: GameBoard> Session<B> {
         self.history.iter()
     }
 
-    /// Keeps `earlier` as the position before the oldest kept: for a
-    /// session restored from a saved history, given oldest first.
+    /// Keeps `earlier` as the newest position an undo returns to, dropping
+    /// the oldest beyond `max_undo`: a saved history is restored by pushing
+    /// its positions oldest first.
     pub fn push_history(&mut self, earlier: Game<B>) {
         if self.max_undo == 0 {
             return;

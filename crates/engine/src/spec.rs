@@ -140,9 +140,10 @@ impl SpecError {
                         "{s} does not apply with {}, a fixed depth",
                         spelling.setting(Setting::Depth)
                     ),
-                    Reason::FixedDepth { given: false } => {
-                        format!("{s} does not apply to {p}, whose depth is fixed")
-                    }
+                    Reason::FixedDepth { given: false } => format!(
+                        "{s} does not apply to {p}, whose depth is fixed (the fast, default \
+                         and max presets have an adaptive one)"
+                    ),
                     Reason::NoNetwork => format!(
                         "{s} applies to the ntuple presets only, not to {p}, which uses no \
                          network: choose {} or {}",
@@ -476,8 +477,8 @@ mod tests {
     fn out_of_range_values_are_the_solvers_to_refuse() {
         let o = Overrides { threads: Some(0), ..Overrides::default() };
         assert!(matches!(spec(Preset::Fast, o).build(4), Err(SpecError::Config(_))));
-        let o = Overrides { heuristic: Some(-1.0), ..Overrides::default() };
-        assert!(matches!(spec(Preset::Ntuple, o).build(5), Err(SpecError::LearnedSize(5))));
+        let o = Overrides { depth: Some(99), ..Overrides::default() };
+        assert!(matches!(spec(Preset::Fast, o).build(4), Err(SpecError::Config(_))));
     }
 
     #[test]
@@ -502,7 +503,8 @@ mod tests {
         let err = spec(Preset::Tutorial, o).validate().unwrap_err();
         assert_eq!(
             err.message(&Cli),
-            "--depth-bonus does not apply to --preset tutorial, whose depth is fixed"
+            "--depth-bonus does not apply to --preset tutorial, whose depth is fixed (the fast, \
+             default and max presets have an adaptive one)"
         );
     }
 }

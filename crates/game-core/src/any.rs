@@ -149,6 +149,13 @@ impl GameBoard for AnyBoard {
         rewrap!(&self.0, b => b.slide_unscored(dir))
     }
 
+    fn slide_each_unscored(&self) -> [AnyBoard; 4] {
+        match &self.0 {
+            Inner::Packed(b) => b.slide_each_unscored().map(|b| AnyBoard(Inner::Packed(b))),
+            Inner::Grid(g) => g.slide_each_unscored().map(|g| AnyBoard(Inner::Grid(g))),
+        }
+    }
+
     fn is_moved_to(&self, after: &AnyBoard) -> bool {
         match (&self.0, &after.0) {
             (Inner::Packed(a), Inner::Packed(b)) => a.is_moved_to(b),
@@ -249,6 +256,7 @@ mod tests {
                 prop_assert_eq!(ours.map(|(b, s)| (b.to_grid(), s)), theirs);
                 prop_assert_eq!(a.slide_unscored(dir).to_grid(), g.slide_unscored(dir));
             }
+            prop_assert_eq!(a.slide_each_unscored().map(|b| b.to_grid()), g.slide_each_unscored());
             if let Some(idx) = g.empty_cells().next() {
                 let (r, c) = (idx / size, idx % size);
                 prop_assert_eq!(a.with_exponent_unchecked(idx, 1).to_grid(), g.with_exponent_unchecked(idx, 1));

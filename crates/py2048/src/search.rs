@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use engine::{Overrides, Setting, SolverSpec, SpecError, Spelling};
-use game_core::{Board, GameBoard, Grid, RulesBuilder};
+use game_core::{Board, GameBoard, RulesBuilder};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
@@ -200,11 +200,8 @@ impl Solver {
         if self.learned && grid.size() != 4 {
             return Err(spec_error(&SpecError::LearnedSize(grid.size())));
         }
-        let decision = match Board::try_from(grid) {
-            Ok(packed) => py.detach(|| self.solver.decide(&packed, &rules)),
-            Err(_) => py.detach(|| self.solver.decide::<Grid>(&grid, &rules)),
-        }
-        .map_err(value_error)?;
+        // The solver searches the packed board on 4x4, a grid otherwise.
+        let decision = py.detach(|| self.solver.decide(&grid, &rules)).map_err(value_error)?;
         let mut values = [None; 4];
         for (dir, value) in game_core::Direction::ALL.into_iter().zip(decision.values) {
             values[gym_action(dir)] = value;

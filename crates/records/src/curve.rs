@@ -97,6 +97,8 @@ pub fn parse(text: &str) -> Result<Vec<CurveRow>, CurveError> {
     lines
         .enumerate()
         .map(|(i, line)| {
+            // A file saved with CRLF line ends reads as well.
+            let line = line.trim_end();
             let bad = || CurveError::Row(i + 2, line.to_owned());
             let fields: Vec<&str> = line.split(',').collect();
             if fields.len() != 4 + TILES.len() {
