@@ -58,7 +58,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         }
         let (csv, earlier) = match csv {
             Some(path) => {
-                let settings = settings_line(&options, &args.rules, None);
+                let settings = settings_line(&options, &rules, None);
                 let (log, earlier) = CsvLog::open(path, args.resume, &settings)?;
                 (Some(log), earlier)
             }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use game_core::{Game, GameBoard};
+use game_core::{Game, GameBoard, Rules};
 use records::Record;
 use records::summary::{MILESTONES, Summary};
 use solver_expectimax::endgame;
@@ -16,7 +16,7 @@ use solver_expectimax::{
     Choice, GameRecord, Player, SearchThreads, TournamentSpec, run_tournament_except,
 };
 
-use crate::cli::{PlayerKind, RulesArgs, SearchArgs, TournamentArgs};
+use crate::cli::{PlayerKind, SearchArgs, TournamentArgs};
 use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
 
 pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
@@ -50,7 +50,7 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     // reported at once, not after hours of games whose results it would lose.
     let (csv, earlier) = match &args.csv {
         Some(path) => {
-            let settings = settings_line(&args.search, &args.rules, args.max_moves);
+            let settings = settings_line(&args.search, &rules, args.max_moves);
             let (file, earlier) = CsvLog::open(path, args.resume, &settings)?;
             (Some(file), earlier)
         }
@@ -181,64 +181,20 @@ fn interrupted(
 }
 
 /// The settings that decide a tournament's games, as the options that give
-/// them: a records file names them, and a resume must give the same. The
-/// thread count counts only with a time budget (without one, decisions do
-/// not depend on it: tests/watch.rs), and a network by its file's path and
-/// the checksum its header keeps of its weights.
-pub(crate) fn settings_line(
-    player: &SearchArgs,
-    rules: &RulesArgs,
-    max_moves: Option<u64>,
-) -> String {
+/// them (the engine's [`engine::SolverSpec::settings_line`] and
+/// [`engine::rules_line`]): a records file names them, and a resume must
+/// give the same.
+pub(crate) fn settings_line(player: &SearchArgs, rules: &Rules, max_moves: Option<u64>) -> String {
     let search = &player.settings;
     let mut line = match player.player {
         PlayerKind::Random => "--player random".to_owned(),
         PlayerKind::Expectimax => {
-            let mut line = format!("--preset {}", search.preset);
-            let options = [
-                ("--depth", search.depth.map(|d| d.to_string())),
-                ("--time-ms", search.time_ms.map(|t| t.to_string())),
-                (
-                    "--threads",
-                    search.threads.filter(|_| search.time_ms.is_some()).map(|t| t.to_string()),
-                ),
-                ("--prob-cutoff", search.prob_cutoff.map(|p| p.to_string())),
-                ("--depth-bonus", search.depth_bonus.map(|d| d.to_string())),
-                ("--heuristic", search.heuristic.map(|h| h.to_string())),
-            ];
-            for (name, value) in options {
-                if let Some(value) = value {
-                    line.push_str(&format!(" {name} {value}"));
-                }
-            }
-            if matches!(
-                search.preset.config().algorithm,
-                solver_expectimax::Algorithm::Learned { .. }
-            ) {
-                let path = engine::weights_path(search.weights.as_deref());
-                let path = std::fs::canonicalize(&path).unwrap_or(path);
-                // The path and the weights' own checksum (from the file's
-                // header): a network retrained into the same file, of the
-                // same size, is another network.
-                let sum = ntuple::weights_checksum(&path).unwrap_or(0);
-                line.push_str(&format!(" --weights {} (checksum {sum:016x})", path.display()));
-            }
-            if search.endgame {
-                // The tables are a pure function of their formations, so
-                // their count names them.
-                let n = endgame::default_formations(search.tables_max_states).len();
-                line.push_str(&format!(" --endgame ({n} tables)"));
-            }
-            line
+            let tables =
+                search.endgame.then(|| endgame::default_formations(search.tables_max_states).len());
+            crate::setup::solver_spec(search).settings_line(tables)
         }
     };
-    line.push_str(&format!(" --size {} --four-probability {}", rules.size, rules.four_probability));
-    if rules.tutorial_rules {
-        line.push_str(" --tutorial-rules");
-    }
-    if let Some(max) = max_moves {
-        line.push_str(&format!(" --max-moves {max}"));
-    }
+    line.push_str(&engine::rules_line(rules, max_moves));
     line
 }
 

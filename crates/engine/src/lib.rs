@@ -35,4 +35,6 @@ mod spec;
 pub use network::{network, weights_path};
 pub use seed::clock_seed;
 pub use session::{NothingToUndo, Played, Session, WIN_TILE};
-pub use spec::{Overrides, Reason, Setting, SolverSpec, SpecError, Spelling, tables_dir};
+pub use spec::{
+    Overrides, Reason, Setting, SolverSpec, SpecError, Spelling, rules_line, tables_dir,
+};

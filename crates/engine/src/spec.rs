@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use game_core::Rules;
+use game_core::{Rules, TurnRule};
 use solver_expectimax::endgame::{self, Endgame, RulesMismatch};
 use solver_expectimax::{Algorithm, ConfigError, Depth, Preset, SearchConfig, Solver};
 
@@ -371,6 +371,48 @@ impl SolverSpec {
         self.build_with(self.config()?, size)
     }
 
+    /// The settings that decide this spec's games, as `cli-ascii`'s
+    /// options give them (`--preset ntuple --depth 2 --weights PATH
+    /// (checksum ...)`): a records file names them in its first line, and
+    /// a resumed run must give the same. `tables` is the count of endgame
+    /// tables it plays by, if any: the tables are a pure function of their
+    /// formations, so their count names them.
+    ///
+    /// The thread count is named only with a time budget (without one,
+    /// decisions do not depend on it), and a network by its file's path and
+    /// the checksum its header keeps of its weights: a network retrained
+    /// into the same file is another network.
+    pub fn settings_line(&self, tables: Option<usize>) -> String {
+        let o = &self.overrides;
+        let mut line = format!("--preset {}", self.preset);
+        let threads = o.threads.filter(|_| o.time_ms.is_some());
+        let options = [
+            ("--depth", o.depth.map(|d| d.to_string())),
+            ("--time-ms", o.time_ms.map(|t| t.to_string())),
+            ("--threads", threads.map(|t| t.to_string())),
+            ("--prob-cutoff", o.prob_cutoff.map(|p| p.to_string())),
+            ("--depth-bonus", o.depth_bonus.map(|d| d.to_string())),
+            ("--heuristic", o.heuristic.map(|h| h.to_string())),
+        ];
+        for (name, value) in options {
+            if let Some(value) = value {
+                line.push_str(&format!(" {name} {value}"));
+            }
+        }
+        if self.is_learned() {
+            let path = self.weights_path();
+            let path = std::fs::canonicalize(&path).unwrap_or(path);
+            // 0 for a file that is not a weights file: the run itself
+            // then fails to load it, with the reason.
+            let sum = ntuple::weights_checksum(&path).unwrap_or(0);
+            line.push_str(&format!(" --weights {} (checksum {sum:016x})", path.display()));
+        }
+        if let Some(n) = tables {
+            line.push_str(&format!(" --endgame ({n} tables)"));
+        }
+        line
+    }
+
     /// Whether endgame tables may play under `rules`.
     ///
     /// # Errors
@@ -379,6 +421,22 @@ impl SolverSpec {
     pub fn check_endgame_rules(rules: &Rules) -> Result<(), SpecError> {
         endgame::check_rules(rules).map_err(SpecError::EndgameRules)
     }
+}
+
+/// The rules' part of a records file's settings line (after
+/// [`SolverSpec::settings_line`] or a random player's `--player random`):
+/// ` --size 4 --four-probability 0.1`, then `--tutorial-rules` and
+/// `--max-moves N` where they apply.
+pub fn rules_line(rules: &Rules, max_moves: Option<u64>) -> String {
+    let mut line =
+        format!(" --size {} --four-probability {}", rules.size(), rules.four_probability());
+    if rules.turn_rule() == TurnRule::Tutorial {
+        line.push_str(" --tutorial-rules");
+    }
+    if let Some(max) = max_moves {
+        line.push_str(&format!(" --max-moves {max}"));
+    }
+    line
 }
 
 /// The endgame tables' folder: `given`, or `cli-ascii-2048/endgame` in the
@@ -394,6 +452,7 @@ pub fn tables_dir(given: Option<&Path>) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use game_core::RulesBuilder;
 
     fn spec(preset: Preset, overrides: Overrides) -> SolverSpec {
         SolverSpec::new(preset).with_overrides(overrides)
@@ -506,5 +565,55 @@ mod tests {
             "--depth-bonus does not apply to --preset tutorial, whose depth is fixed (the fast, \
              default and max presets have an adaptive one)"
         );
+    }
+
+    #[test]
+    fn the_settings_line_names_what_decides_the_games() {
+        let o = Overrides {
+            depth: Some(2),
+            threads: Some(2),
+            prob_cutoff: Some(2e-5),
+            ..Overrides::default()
+        };
+        // Without a time budget, threads do not decide moves: not named.
+        assert_eq!(
+            spec(Preset::Default, o).settings_line(None),
+            "--preset default --depth 2 --prob-cutoff 0.00002"
+        );
+        let timed = Overrides { time_ms: Some(50), threads: Some(2), ..Overrides::default() };
+        assert_eq!(
+            spec(Preset::Max, timed).settings_line(Some(7)),
+            "--preset max --time-ms 50 --threads 2 --endgame (7 tables)"
+        );
+        let rules = RulesBuilder { size: 3, four_probability: 0.25, ..RulesBuilder::default() }
+            .build()
+            .expect("valid rules");
+        assert_eq!(rules_line(&rules, Some(9)), " --size 3 --four-probability 0.25 --max-moves 9");
+        assert_eq!(
+            rules_line(&Rules::tutorial(), None),
+            " --size 4 --four-probability 0.1 --tutorial-rules"
+        );
+    }
+
+    #[test]
+    fn the_settings_line_names_a_network_by_path_and_checksum() {
+        let shipped = crate::weights_path(None);
+        let line = SolverSpec::new(Preset::Ntuple).settings_line(None);
+        let sum = ntuple::weights_checksum(&shipped).expect("the shipped weights");
+        assert_ne!(sum, 0);
+        let real = std::fs::canonicalize(&shipped).expect("the shipped weights");
+        assert_eq!(
+            line,
+            format!("--preset ntuple --weights {} (checksum {sum:016x})", real.display())
+        );
+        // A file that is no network is named with checksum 0; loading it
+        // is what fails, with the reason.
+        let junk = std::env::temp_dir().join(format!("engine-junk-{}.n2048", std::process::id()));
+        std::fs::write(&junk, b"not a network").expect("written");
+        let line = SolverSpec::new(Preset::NtupleDeep)
+            .with_weights(Some(junk.clone()))
+            .settings_line(None);
+        assert!(line.ends_with(" (checksum 0000000000000000)"), "{line}");
+        std::fs::remove_file(&junk).expect("removed");
     }
 }

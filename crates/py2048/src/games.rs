@@ -160,6 +160,37 @@ fn weights_checksum(path: PathBuf) -> u64 {
     ntuple::weights_checksum(&path).unwrap_or(0)
 }
 
+/// The settings that decide a player's games, as `cli-ascii tournament`
+/// names them in a records file's first line (the engine writes both), so
+/// that a file one of them wrote resumes in the other.
+#[pyfunction]
+#[pyo3(signature = (preset, time_ms=None, depth=None, threads=None, weights=None, endgame=false, tables_max_states=None, prob_cutoff=None, depth_bonus=None, heuristic=None, size=4, four_probability=0.1, max_moves=None))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments
+fn settings_line(
+    preset: &str,
+    time_ms: Option<u64>,
+    depth: Option<u32>,
+    threads: Option<usize>,
+    weights: Option<PathBuf>,
+    endgame: bool,
+    tables_max_states: Option<u64>,
+    prob_cutoff: Option<f32>,
+    depth_bonus: Option<i32>,
+    heuristic: Option<f32>,
+    size: usize,
+    four_probability: f64,
+    max_moves: Option<u64>,
+) -> PyResult<String> {
+    let preset: Preset = preset.parse().map_err(value_error)?;
+    let rules = RulesBuilder { size, four_probability, ..RulesBuilder::default() }
+        .build()
+        .map_err(value_error)?;
+    let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
+    let spec = SolverSpec::new(preset).with_overrides(overrides).with_weights(weights);
+    let tables = endgame.then(|| endgame::default_formations(tables_max_states).len());
+    Ok(spec.settings_line(tables) + &engine::rules_line(&rules, max_moves))
+}
+
 /// The records file's header line.
 #[pyfunction]
 fn csv_header() -> &'static str {
@@ -310,6 +341,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(endgame_table_count, m)?)?;
     m.add_function(wrap_pyfunction!(check_endgame_rules, m)?)?;
     m.add_function(wrap_pyfunction!(weights_checksum, m)?)?;
+    m.add_function(wrap_pyfunction!(settings_line, m)?)?;
     m.add_function(wrap_pyfunction!(csv_header, m)?)?;
     m.add_function(wrap_pyfunction!(csv_line, m)?)?;
     m.add_function(wrap_pyfunction!(read_csv, m)?)?;

@@ -177,29 +177,21 @@ class Player:
         """The settings that decide this player's games, as ``cli-ascii
         tournament`` names them in a records file: a file one of them wrote
         resumes in the other."""
-        parts = [f"--preset {self.preset}"]
-        if self.depth is not None:
-            parts.append(f"--depth {self.depth}")
-        if self.time_ms is not None:
-            parts.append(f"--time-ms {self.time_ms}")
-            # The thread count decides games only under a time budget.
-            if self.threads is not None:
-                parts.append(f"--threads {self.threads}")
-        for name in ("prob_cutoff", "depth_bonus", "heuristic"):
-            value = getattr(self, name)
-            if value is not None:
-                parts.append(f"--{name.replace('_', '-')} {_number(value, name)}")
-        path = self.weights_path()
-        if path is not None:
-            real = os.path.realpath(path)
-            parts.append(f"--weights {real} (checksum {_native.weights_checksum(real):016x})")
-        if self.endgame:
-            parts.append(f"--endgame ({_native.endgame_table_count(self.tables_max_states)} tables)")
-        four = _number(self.four_probability, "four_probability")
-        parts.append(f"--size {self.size} --four-probability {four}")
-        if max_moves is not None:
-            parts.append(f"--max-moves {max_moves}")
-        return " ".join(parts)
+        return _native.settings_line(
+            self.preset,
+            time_ms=self.time_ms,
+            depth=self.depth,
+            threads=self.threads,
+            weights=self.weights_path(),
+            endgame=self.endgame,
+            tables_max_states=self.tables_max_states,
+            prob_cutoff=self.prob_cutoff,
+            depth_bonus=self.depth_bonus,
+            heuristic=self.heuristic,
+            size=self.size,
+            four_probability=self.four_probability,
+            max_moves=max_moves,
+        )
 
     def _native(self, weights: str | None, tables: bool = True) -> Any:
         """The native player, with the network from ``weights`` and, with
