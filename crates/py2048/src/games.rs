@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use engine::{Overrides, SolverSpec, SpecError};
+use engine::{Overrides, SolverSpec};
 use game_core::{Board, Grid, Rules, RulesBuilder};
 use pyo3::prelude::*;
 use records::Record;
@@ -97,14 +97,12 @@ impl GamePlayer {
         let rules = RulesBuilder { size, four_probability, ..RulesBuilder::default() }
             .build()
             .map_err(value_error)?;
-        if preset.is_learned() && size != 4 {
-            return Err(spec_error(&SpecError::LearnedSize(size)));
-        }
         if endgame.is_some() {
             SolverSpec::check_endgame_rules(&rules).map_err(|e| spec_error(&e))?;
         }
         let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
-        let (parts, _) = SolverParts::new(py, preset, &overrides, weights, endgame.as_deref())?;
+        let (parts, _) =
+            SolverParts::new(py, size, preset, &overrides, weights, endgame.as_deref())?;
         Ok(GamePlayer { parts, rules })
     }
 

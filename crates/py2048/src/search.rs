@@ -121,16 +121,22 @@ pub(crate) fn spec_error(err: &SpecError) -> PyErr {
 pub(crate) struct SolverParts {
     spec: SolverSpec,
     pub(crate) config: SearchConfig,
+    /// The board size the solver is built for: a game's, or 4 for a
+    /// `Solver`, whose boards (of any size for a heuristic search) are
+    /// checked where they come in.
+    size: usize,
 }
 
 impl SolverParts {
     /// `preset` with `overrides`, its network from `weights` (a learned
     /// preset needs one: the Python side passes the shipped file's path) and
-    /// the tables; a `ValueError` for what does not apply, and a solver
-    /// built once (without the GIL: it allocates its table) so that bad
-    /// settings fail here.
+    /// the tables, for boards of `size`; a `ValueError` for what does not
+    /// apply (a learned preset off 4x4 among them), and a solver built once
+    /// (without the GIL: it allocates its table) so that bad settings fail
+    /// here.
     pub(crate) fn new(
         py: Python<'_>,
+        size: usize,
         preset: Preset,
         overrides: &Overrides,
         weights: Option<PathBuf>,
@@ -148,16 +154,14 @@ impl SolverParts {
             // A missing file is a FileNotFoundError that says what to do.
             load_network(path)?;
         }
-        let parts = SolverParts { spec, config };
+        let parts = SolverParts { spec, config, size };
         let solver = py.detach(|| parts.solver())?;
         Ok((parts, solver))
     }
 
     /// A solver of these parts.
     pub(crate) fn solver(&self) -> PyResult<solver_expectimax::Solver> {
-        // The size is checked where boards come in: a heuristic solver
-        // decides boards of every size.
-        self.spec.build_with(self.config, 4).map_err(|e| spec_error(&e))
+        self.spec.build_with(self.config, self.size).map_err(|e| spec_error(&e))
     }
 }
 
@@ -180,7 +184,7 @@ impl Solver {
     ) -> PyResult<Solver> {
         let preset: Preset = preset.parse().map_err(value_error)?;
         let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
-        let (_, solver) = SolverParts::new(py, preset, &overrides, weights, endgame.as_deref())?;
+        let (_, solver) = SolverParts::new(py, 4, preset, &overrides, weights, endgame.as_deref())?;
         Ok(Solver { solver, learned: preset.is_learned() })
     }
 

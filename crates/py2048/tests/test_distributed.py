@@ -361,6 +361,12 @@ def test_bad_settings_fail_before_any_game(tmp_path):
         Tournament(FAST1, [], 0, 0.0).reach_rate(3000)
 
 
+def test_a_learned_player_plays_four_by_four_only():
+    _need_weights()
+    with pytest.raises(ValueError, match="4x4 boards only, not 5x5"):
+        tournament(Player("ntuple", size=5), games=1, progress=False)
+
+
 def test_settings_lines_are_the_clis_for_any_number(tmp_path):
     csv = tmp_path / "cli.csv"
     subprocess.run(
