@@ -23,10 +23,9 @@ fn analyze_with_the_shipped_network() {
 fn a_learned_tournament_plays_whole_games() {
     let summary = stdout_of(&["tournament", "--preset", "ntuple", "--depth", "1", "--games", "2"]);
     assert!(summary.contains("expectimax, preset ntuple"), "{summary}");
-    // Seeds 1 and 2 of the shipped network at two plies reach 16384, with
-    // the heuristic added or without it (docs/data/ntuple-2ply.csv and
-    // ntuple-2ply-network-only.csv): both pass 2048, which an untrained
-    // network (always the first legal move) never does.
+    // Seeds 1 and 2 of the shipped network at two plies end at 4096 and
+    // 16384: both pass 2048, which an untrained network (always the first
+    // legal move) never does.
     assert!(summary.contains("reached 2048    100.0% (2)"), "{summary}");
 }
 
