@@ -47,7 +47,9 @@ pub(crate) fn run(args: &AgreementArgs) -> anyhow::Result<()> {
     let baseline = one_thread(baseline_preset.config());
     let mut reference = one_thread(args.reference.config());
     match &mut reference.depth {
-        Depth::Adaptive { bonus, .. } => *bonus = args.reference_bonus,
+        Depth::Adaptive { bonus, .. } | Depth::Crowded { bonus, .. } => {
+            *bonus = args.reference_bonus;
+        }
         Depth::Fixed(_) => anyhow::bail!(
             "--reference {} has a fixed depth: choose a preset with an adaptive one",
             args.reference

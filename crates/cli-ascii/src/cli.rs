@@ -258,8 +258,8 @@ pub(crate) struct SearchSettings {
     #[arg(long, value_name = "P", value_parser = parse_probability)]
     pub(crate) prob_cutoff: Option<f32>,
     /// Search N layers deeper (or shallower) than the adaptive depth,
-    /// -12 to 12 (overrides the preset's bonus; for the fast, default and
-    /// max presets, without --depth).
+    /// -12 to 12 (overrides the preset's bonus; for the fast, default, max
+    /// and ntuple-deep presets, without --depth).
     #[arg(
         long,
         value_name = "N",

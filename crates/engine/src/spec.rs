@@ -141,8 +141,8 @@ impl SpecError {
                         spelling.setting(Setting::Depth)
                     ),
                     Reason::FixedDepth { given: false } => format!(
-                        "{s} does not apply to {p}, whose depth is fixed (the fast, default \
-                         and max presets have an adaptive one)"
+                        "{s} does not apply to {p}, whose depth is fixed (the fast, default, \
+                         max and ntuple-deep presets have an adaptive one)"
                     ),
                     Reason::NoNetwork => format!(
                         "{s} applies to the ntuple presets only, not to {p}, which uses no \
@@ -286,7 +286,7 @@ impl SolverSpec {
             if o.depth.is_some() {
                 return not(Setting::DepthBonus, Reason::FixedDepth { given: true });
             }
-            if !matches!(preset.depth, Depth::Adaptive { .. }) {
+            if matches!(preset.depth, Depth::Fixed(_)) {
                 return not(Setting::DepthBonus, Reason::FixedDepth { given: false });
             }
         }
@@ -328,7 +328,9 @@ impl SolverSpec {
             }
             Algorithm::Tutorial => {}
         }
-        if let (Some(b), Depth::Adaptive { bonus, .. }) = (o.depth_bonus, &mut config.depth) {
+        if let (Some(b), Depth::Adaptive { bonus, .. } | Depth::Crowded { bonus, .. }) =
+            (o.depth_bonus, &mut config.depth)
+        {
             *bonus = b;
         }
         Ok(config)
@@ -348,9 +350,7 @@ impl SolverSpec {
         // The config says whether the search is learned: a frontend may
         // search another preset's settings with this spec's network.
         let solver = if let Algorithm::Learned { .. } = config.algorithm {
-            if size != 4 {
-                return Err(SpecError::LearnedSize(size));
-            }
+            learned_size(size)?;
             let net = crate::network(self.weights.as_deref()).map_err(SpecError::Network)?;
             Solver::with_evaluator(config, net)
         } else {
@@ -361,6 +361,16 @@ impl SolverSpec {
             Some(tables) => solver.with_endgame(Arc::clone(tables)),
             None => solver,
         })
+    }
+
+    /// Whether the preset plays boards of `size` (the learned ones play
+    /// 4x4 only): what [`SolverSpec::build`] checks, for a frontend to
+    /// check before it loads anything.
+    ///
+    /// # Errors
+    /// [`SpecError::LearnedSize`].
+    pub fn check_size(&self, size: usize) -> Result<(), SpecError> {
+        if self.is_learned() { learned_size(size) } else { Ok(()) }
     }
 
     /// The solver for games on `size` x `size` boards.
@@ -437,6 +447,11 @@ pub fn rules_line(rules: &Rules, max_moves: Option<u64>) -> String {
         line.push_str(&format!(" --max-moves {max}"));
     }
     line
+}
+
+/// The learned network's board size: 4x4 only.
+fn learned_size(size: usize) -> Result<(), SpecError> {
+    if size == 4 { Ok(()) } else { Err(SpecError::LearnedSize(size)) }
 }
 
 /// The endgame tables' folder: `given`, or `cli-ascii-2048/endgame` in the
@@ -518,6 +533,12 @@ mod tests {
         assert!(
             matches!(learned.algorithm, Algorithm::Learned { heuristic, .. } if heuristic == 0.0)
         );
+        // The learned preset of crowded depth takes a bonus too.
+        let deeper =
+            spec(Preset::NtupleDeep, Overrides { depth_bonus: Some(1), ..Overrides::default() })
+                .config()
+                .unwrap();
+        assert!(matches!(deeper.depth, Depth::Crowded { bonus: 1, .. }));
         // Nothing given: the preset as it is.
         assert_eq!(SolverSpec::new(Preset::Max).config().unwrap(), Preset::Max.config());
     }
@@ -526,6 +547,9 @@ mod tests {
     fn a_learned_preset_plays_four_by_four_only_and_needs_its_network() {
         let spec = SolverSpec::new(Preset::Ntuple);
         assert!(matches!(spec.build(5), Err(SpecError::LearnedSize(5))));
+        assert!(matches!(spec.check_size(5), Err(SpecError::LearnedSize(5))));
+        assert!(spec.check_size(4).is_ok());
+        assert!(SolverSpec::new(Preset::Fast).check_size(5).is_ok());
         let missing = spec.with_weights(Some("/nonexistent/w.n2048".into()));
         let err = missing.build(4).unwrap_err();
         assert!(matches!(err, SpecError::Network(_)), "{err}");
@@ -563,7 +587,7 @@ mod tests {
         assert_eq!(
             err.message(&Cli),
             "--depth-bonus does not apply to --preset tutorial, whose depth is fixed (the fast, \
-             default and max presets have an adaptive one)"
+             default, max and ntuple-deep presets have an adaptive one)"
         );
     }
 

@@ -50,8 +50,8 @@ pub enum Algorithm {
 /// so a hundredth of it is a tie-breaker of about a tenth of the network's
 /// spread. Where the network was trained least, late in a game, the
 /// heuristic's sense of order (monotone rows, merges within reach, empty
-/// cells) breaks its ties. Over seeds 1 to 100 at three plies (the shipped
-/// two-stage network): 16384 in 68, 81, 90 and 81 games and 32768 in 0, 7,
+/// cells) breaks its ties. Over seeds 1 to 100 at three plies (the
+/// two-stage network shipped until 2026-11-26): 16384 in 68, 81, 90 and 81 games and 32768 in 0, 7,
 /// 7 and 3 with weights 0, 0.005, 0.01 and 0.02; docs/ntuple.md,
 /// "Adding the heuristic".
 pub const LEARNED_HEURISTIC: f32 = 0.01;
@@ -72,6 +72,37 @@ pub enum Depth {
         /// Added to `distinct_tiles - 2` before clamping.
         bonus: i32,
     },
+    /// `shallow + bonus`, or `deep + bonus` on a board with at most
+    /// `crowded` empty cells (each clamped to `1..=MAX_DEPTH`): deeper
+    /// where games are lost, and where so few spawns keep the deeper tree
+    /// small.
+    Crowded {
+        /// The depth on a board with room.
+        shallow: u32,
+        /// The depth on a crowded board.
+        deep: u32,
+        /// The most empty cells a crowded board has.
+        crowded: u32,
+        /// Added to both depths.
+        bonus: i32,
+    },
+}
+
+impl Depth {
+    /// The depths this setting searches, shallowest and deepest.
+    pub fn range(self) -> (u32, u32) {
+        match self {
+            Depth::Fixed(d) => (d, d),
+            Depth::Adaptive { min, max, .. } => (min, max),
+            Depth::Crowded { shallow, deep, bonus, .. } => {
+                let shift = |d: u32| {
+                    let shifted = (i64::from(d) + i64::from(bonus)).clamp(1, i64::from(MAX_DEPTH));
+                    u32::try_from(shifted).unwrap_or(MAX_DEPTH)
+                };
+                (shift(shallow), shift(deep))
+            }
+        }
+    }
 }
 
 /// Everything a search needs. There is no `Default`: start from a
@@ -111,7 +142,8 @@ pub enum ConfigError {
     NoThreads,
     /// `threads` is above [`MAX_THREADS`].
     TooManyThreads(usize),
-    /// A fixed depth of 0, or an adaptive range with `min` 0 or `min > max`.
+    /// A fixed depth of 0, an adaptive range with `min` 0 or `min > max`,
+    /// or a crowded depth with `shallow` 0 or `shallow > deep`.
     BadDepth,
     /// A depth above [`MAX_DEPTH`].
     TooDeep(u32),
@@ -148,7 +180,9 @@ impl fmt::Display for ConfigError {
                 "{n} threads are too many for a search (at most {MAX_THREADS}; more threads \
                  than cores only slow it down)"
             ),
-            ConfigError::BadDepth => f.write_str("the depth must be at least 1 (and min <= max)"),
+            ConfigError::BadDepth => f.write_str(
+                "the depth must be at least 1 (and the shallowest no deeper than the deepest)",
+            ),
             ConfigError::TooDeep(d) => write!(f, "depth {d} is too deep (at most {MAX_DEPTH})"),
             ConfigError::ThreadPool => f.write_str("the search's thread pool could not start"),
             ConfigError::NoEvaluator => {
@@ -180,9 +214,11 @@ impl SearchConfig {
         if self.threads > MAX_THREADS {
             return Err(ConfigError::TooManyThreads(self.threads));
         }
+        // A crowded depth is checked before its bonus (which `range`
+        // clamps, as an adaptive depth's is).
         let (min, max) = match self.depth {
-            Depth::Fixed(d) => (d, d),
-            Depth::Adaptive { min, max, .. } => (min, max),
+            Depth::Crowded { shallow, deep, .. } => (shallow, deep),
+            depth => depth.range(),
         };
         if min == 0 || min > max {
             return Err(ConfigError::BadDepth);
@@ -230,9 +266,9 @@ pub enum Preset {
     /// [`LEARNED_HEURISTIC`]) under a shallow search (three moves and the
     /// two spawns between them): quick.
     Ntuple,
-    /// The learned network under a deeper search (four moves and the three
-    /// spawns between them, a finer cut-off, every core); `--time-ms` gives
-    /// it a time budget instead.
+    /// The learned network as [`Preset::Ntuple`] searches it, a layer
+    /// deeper on a crowded board (at most 3 empty cells: four moves and the
+    /// three spawns between them), where games are lost; every core.
     NtupleDeep,
 }
 
@@ -303,11 +339,11 @@ impl Preset {
                 table_bytes: 16 << 20,
             },
             Preset::NtupleDeep => SearchConfig {
-                algorithm: Algorithm::Learned { prob_cutoff: 1e-4, heuristic: LEARNED_HEURISTIC },
-                depth: Depth::Fixed(3),
+                algorithm: Algorithm::Learned { prob_cutoff: 1e-3, heuristic: LEARNED_HEURISTIC },
+                depth: Depth::Crowded { shallow: 2, deep: 3, crowded: 3, bonus: 0 },
                 time_budget: None,
                 threads,
-                table_bytes: 256 << 20,
+                table_bytes: 64 << 20,
             },
         }
     }

@@ -364,6 +364,10 @@ impl Solver {
                 let distinct = board.count_distinct() as i32;
                 (distinct - 2 + bonus).clamp(min as i32, max as i32) as u32
             }
+            depth @ Depth::Crowded { crowded, .. } => {
+                let (shallow, deep) = depth.range();
+                if board.count_empty() <= crowded as usize { deep } else { shallow }
+            }
         }
     }
 

@@ -6,8 +6,8 @@ use proptest::prelude::*;
 use std::sync::Arc;
 
 use solver_expectimax::{
-    Algorithm, Depth, Evaluator, Preset, SearchConfig, SearchError, Solver, WeightedEvaluator,
-    Weights,
+    Algorithm, Depth, Evaluator, MAX_DEPTH, Preset, SearchConfig, SearchError, Solver,
+    WeightedEvaluator, Weights,
 };
 
 use crate::support::sample_boards;
@@ -276,6 +276,16 @@ fn bad_settings_are_errors() {
     assert_eq!(Solver::new(c).err(), Some(ConfigError::BadDepth));
     c.depth = Depth::Adaptive { min: 4, max: 3, bonus: 0 };
     assert_eq!(Solver::new(c).err(), Some(ConfigError::BadDepth));
+    c.depth = Depth::Crowded { shallow: 3, deep: 2, crowded: 3, bonus: 0 };
+    assert_eq!(Solver::new(c).err(), Some(ConfigError::BadDepth));
+    c.depth = Depth::Crowded { shallow: 0, deep: 2, crowded: 3, bonus: 0 };
+    assert_eq!(Solver::new(c).err(), Some(ConfigError::BadDepth));
+    c.depth = Depth::Crowded { shallow: 2, deep: MAX_DEPTH + 1, crowded: 3, bonus: 0 };
+    assert_eq!(Solver::new(c).err(), Some(ConfigError::TooDeep(MAX_DEPTH + 1)));
+    // A bonus past the deepest depth is clamped, as an adaptive one is.
+    c.depth = Depth::Crowded { shallow: 2, deep: 3, crowded: 3, bonus: 12 };
+    assert!(Solver::new(c).is_ok());
+    assert_eq!(c.depth.range(), (MAX_DEPTH, MAX_DEPTH));
     c.depth = Depth::Fixed(40);
     assert_eq!(Solver::new(c).err(), Some(ConfigError::TooDeep(40)));
     for bad in [
@@ -315,4 +325,32 @@ fn a_time_budget_still_gives_a_decision() {
         assert!(d.depth >= 1);
         assert!(board.legal_directions().contains(d.direction));
     }
+}
+
+/// A crowded depth searches `deep` on a board with at most `crowded` empty
+/// cells and `shallow` elsewhere, both moved by the bonus and never below 1.
+#[test]
+fn a_crowded_depth_deepens_on_crowded_boards_only() {
+    let board = |empty: usize| {
+        let mut rows = [[0u8; 4]; 4];
+        for i in empty..16 {
+            rows[i / 4][i % 4] = (i % 15 + 1) as u8;
+        }
+        Board::from_exponents(rows).expect("exponents within range")
+    };
+    let solver = |bonus| {
+        let mut c = Preset::NtupleDeep.config();
+        c.algorithm = Preset::Default.config().algorithm;
+        c.threads = 1;
+        c.depth = Depth::Crowded { shallow: 2, deep: 3, crowded: 3, bonus };
+        Solver::new(c).expect("valid settings")
+    };
+    let s = solver(0);
+    for empty in 0..=16 {
+        assert_eq!(s.depth_for(&board(empty)), if empty <= 3 { 3 } else { 2 }, "{empty} empty");
+    }
+    assert_eq!(solver(1).depth_for(&board(3)), 4);
+    assert_eq!(solver(1).depth_for(&board(4)), 3);
+    assert_eq!(solver(-5).depth_for(&board(0)), 1);
+    assert_eq!(Depth::Crowded { shallow: 2, deep: 3, crowded: 3, bonus: -2 }.range(), (1, 1));
 }
