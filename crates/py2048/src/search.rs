@@ -147,6 +147,9 @@ impl SolverParts {
             .with_weights(weights)
             .with_endgame(endgame.map(|t| Arc::clone(&t.tables)));
         let config = spec.config().map_err(|e| spec_error(&e))?;
+        // Before the network loads: a 5x5 learned player is refused as
+        // such, not for a missing file.
+        spec.check_size(size).map_err(|e| spec_error(&e))?;
         if preset.is_learned() {
             let path = spec.weights().ok_or_else(|| {
                 PyValueError::new_err(format!("the learned preset {preset} needs weights=PATH"))
