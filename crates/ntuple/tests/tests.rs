@@ -356,8 +356,8 @@ fn a_promoted_stage_costs_next_to_nothing_in_the_file() {
 /// The shipped file is a trained network: format version 2, an opening
 /// worth thousands, and a late game it has learned: the tiles of a 16384
 /// chain ordered along the snake are worth far more than the same tiles
-/// scattered (an untrained network values both alike). (Files of version 1 and the old scale still load:
-/// `weights.rs` tests.)
+/// scattered (an untrained network values both alike). (Files of version 1
+/// and the old scale still load: `weights.rs` tests.)
 #[test]
 fn the_shipped_file_is_a_trained_network() {
     let path = std::path::Path::new(ntuple::SHIPPED_WEIGHTS);

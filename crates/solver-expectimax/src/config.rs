@@ -51,9 +51,9 @@ pub enum Algorithm {
 /// spread. Where the network was trained least, late in a game, the
 /// heuristic's sense of order (monotone rows, merges within reach, empty
 /// cells) breaks its ties. Over seeds 1 to 100 at three plies (the
-/// two-stage network shipped until 2026-11-26): 16384 in 68, 81, 90 and 81 games and 32768 in 0, 7,
-/// 7 and 3 with weights 0, 0.005, 0.01 and 0.02; docs/ntuple.md,
-/// "Adding the heuristic".
+/// two-stage network shipped until 2026-11-26): 16384 in 68, 81, 90 and 81
+/// games and 32768 in 0, 7, 7 and 3 with weights 0, 0.005, 0.01 and 0.02;
+/// docs/ntuple.md, "Adding the heuristic".
 pub const LEARNED_HEURISTIC: f32 = 0.01;
 
 /// How deep the search goes, counted in chance layers: "depth 3" is
