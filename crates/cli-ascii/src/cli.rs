@@ -531,7 +531,8 @@ pub(crate) struct AgreementArgs {
 #[derive(Debug, Clone, Args)]
 pub(crate) struct TrainArgs {
     /// The folder for the checkpoint (checkpoint.bin) and the learning curve
-    /// (curve.csv). Keep it out of git: a checkpoint is about 800 MB.
+    /// (curve.csv). Keep it out of git: a trained network's checkpoint takes
+    /// hundreds of megabytes per stage.
     #[arg(long, value_name = "DIR", default_value = "train-out")]
     pub(crate) out: PathBuf,
     /// Continue from this checkpoint (its weights, learning-rate state and

@@ -156,56 +156,85 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
         let mut last_line = Instant::now();
         let (mut last_moves, mut last_time) = (trainer.counters().moves, Instant::now());
         let (run_moves, run_start) = (last_moves, last_time);
-        loop {
-            let finished = done_rx.recv_timeout(Duration::from_millis(500)).is_ok();
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                stop.store(true, Ordering::SeqCst);
-            }
-            for row in trainer.take_curve_rows() {
-                let row = records::curve::CurveRow {
-                    episodes: row.episodes,
-                    moves: row.moves,
-                    seconds: row.seconds,
-                    mean_score: row.mean_score,
-                    reach: row.reach,
-                };
-                writeln!(curve, "{}", records::curve::line(&row))?;
-                curve.flush()?;
-            }
-            let interval = if tty { Duration::from_millis(500) } else { Duration::from_secs(30) };
-            if last_line.elapsed() >= interval || finished {
-                let p = trainer.progress();
-                // The last line gives the whole run's rate: its last
-                // interval has threads idle while others end their episode.
-                let rate = if finished {
-                    (p.moves - run_moves) as f64 / run_start.elapsed().as_secs_f64()
-                } else {
-                    (p.moves - last_moves) as f64 / last_time.elapsed().as_secs_f64()
-                };
-                (last_moves, last_time) = (p.moves, Instant::now());
-                // A terminal's line is redrawn in place, so it must not wrap;
-                // a log file takes the whole line.
-                let cols = if tty {
-                    crate::layout::terminal_size().0.saturating_sub(1)
-                } else {
-                    usize::MAX
-                };
-                let line = progress_line(&p, rate, cols);
-                if tty {
-                    write!(err, "\r\x1b[2K{line}")?;
-                } else {
-                    writeln!(err, "{line}")?;
+        // The scope joins the worker before it returns, so an error here
+        // must stop the worker first, or the program would hang.
+        let result = (|| -> anyhow::Result<()> {
+            loop {
+                let finished = done_rx.recv_timeout(Duration::from_millis(500)).is_ok();
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    stop.store(true, Ordering::SeqCst);
                 }
-                last_line = Instant::now();
+                for row in trainer.take_curve_rows() {
+                    let row = records::curve::CurveRow {
+                        episodes: row.episodes,
+                        moves: row.moves,
+                        seconds: row.seconds,
+                        mean_score: row.mean_score,
+                        reach: row.reach,
+                    };
+                    writeln!(curve, "{}", records::curve::line(&row))?;
+                    curve.flush()?;
+                }
+                let interval =
+                    if tty { Duration::from_millis(500) } else { Duration::from_secs(30) };
+                if last_line.elapsed() >= interval || finished {
+                    let p = trainer.progress();
+                    // The last line gives the whole run's rate: its last
+                    // interval has threads idle while others end their episode.
+                    let rate = if finished {
+                        (p.moves - run_moves) as f64 / run_start.elapsed().as_secs_f64()
+                    } else {
+                        (p.moves - last_moves) as f64 / last_time.elapsed().as_secs_f64()
+                    };
+                    (last_moves, last_time) = (p.moves, Instant::now());
+                    // A terminal's line is redrawn in place, so it must not wrap;
+                    // a log file takes the whole line.
+                    let cols = if tty {
+                        crate::layout::terminal_size().0.saturating_sub(1)
+                    } else {
+                        usize::MAX
+                    };
+                    let line = progress_line(&p, rate, cols);
+                    if tty {
+                        write!(err, "\r\x1b[2K{line}")?;
+                    } else {
+                        writeln!(err, "{line}")?;
+                    }
+                    last_line = Instant::now();
+                }
+                if finished {
+                    return save(trainer, &checkpoint, &mut err, tty).with_context(|| {
+                        let before = if checkpoint.is_file() {
+                            " (the one written before it is whole)"
+                        } else {
+                            ""
+                        };
+                        format!("the last checkpoint could not be written{before}")
+                    });
+                }
+                if last_checkpoint.elapsed() >= every {
+                    // A full disk must not end hours of training: the file
+                    // written before stays whole (files are replaced only once
+                    // complete), and the next interval tries again.
+                    if let Err(e) = save(trainer, &checkpoint, &mut err, tty) {
+                        let note = format!(
+                            "checkpoint failed, training goes on and tries again in {} min: {e:#}",
+                            args.checkpoint_minutes
+                        );
+                        if tty {
+                            writeln!(err, "\r\x1b[2K{note}")?;
+                        } else {
+                            writeln!(err, "{note}")?;
+                        }
+                    }
+                    last_checkpoint = Instant::now();
+                }
             }
-            if finished || last_checkpoint.elapsed() >= every {
-                save(trainer, &checkpoint, &mut err, tty)?;
-                last_checkpoint = Instant::now();
-            }
-            if finished {
-                return Ok(());
-            }
+        })();
+        if result.is_err() {
+            stop.store(true, Ordering::SeqCst);
         }
+        result
     })?;
     writeln!(
         err,

@@ -72,6 +72,48 @@ fn sigterm_stops_training_after_a_checkpoint() {
     assert!(out.0.join("checkpoint.bin").is_file(), "{rest}");
 }
 
+/// A checkpoint that cannot be written (here a folder holds its temporary
+/// file's name; a full disk fails it the same way) does not end training:
+/// the trainer says so and tries again at the next interval. The last one,
+/// at SIGTERM, is an error and a non-zero exit, not a hang.
+#[test]
+fn a_failed_checkpoint_is_reported_and_training_goes_on() {
+    let out = Scratch::new("blocked");
+    std::fs::create_dir_all(out.0.join("checkpoint.bin.tmp")).expect("a scratch folder");
+    let mut child = spawn_piped(&[
+        "train",
+        "--out",
+        out.arg(),
+        "--threads",
+        "1",
+        "--no-tc",
+        "--checkpoint-minutes",
+        "0.001",
+    ]);
+    let stderr = BufReader::new(child.stderr.take().expect("stderr is piped"));
+    let mut lines = stderr.lines().map(|line| line.expect("stderr is UTF-8"));
+    let mut seen = String::new();
+    let failures = lines
+        .by_ref()
+        .inspect(|line| {
+            seen.push_str(line);
+            seen.push('\n');
+        })
+        .filter(|line| line.starts_with("checkpoint failed, training goes on"))
+        .take(2)
+        .count();
+    let killed =
+        Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
+    assert!(killed.success());
+    let status = child.wait().expect("the trainer ends");
+    let rest: Vec<String> = lines.collect();
+    assert_eq!(failures, 2, "{seen}");
+    assert!(!status.success(), "{seen}{rest:?}");
+    let last = rest.last().map_or("", String::as_str);
+    assert!(last.starts_with("error: the last checkpoint could not be written"), "{rest:?}");
+    assert!(!out.0.join("checkpoint.bin").exists());
+}
+
 /// `--stages 2` promotes a resumed 1-stage checkpoint (and says so), and a
 /// 2-stage network cannot go back to 1 (a clear error, not a silent loss of
 /// its stage-1 weights); `--stages 3` promotes it again, and there is no

@@ -22,8 +22,9 @@ use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
 
 use crate::file::{
-    Checkpoint, Checksum, FileError, FileErrorKind, Reader, VERSION, is_checkpoint,
-    load_checkpoint, read_all, shape_bytes, stage_bytes, write_atomically,
+    Checkpoint, Checksum, FRAME_BYTES, FileError, FileErrorKind, Reader, VERSION, frame_size,
+    is_checkpoint, load_checkpoint, read_all, shape_bytes, stage_bytes, unpack_frames,
+    write_atomically,
 };
 use crate::network::{N_WEIGHTS, Network};
 use crate::train::Counters;
@@ -99,11 +100,6 @@ fn push_varint(out: &mut Vec<u8>, v: i32) {
     out.push(z as u8);
 }
 
-/// The largest piece of the varint stream compressed as one zstd frame:
-/// frames decompress independently, so a loader unpacks them on every
-/// core. (The first shipped files are one frame, and read the same way.)
-const FRAME_BYTES: usize = 8 << 20;
-
 /// How many pieces the varint stream is cut into for decoding on every
 /// core: enough for an even share per thread, few enough that cutting and
 /// counting cost nothing.
@@ -124,34 +120,19 @@ fn compress(raw: &[u8]) -> std::io::Result<Vec<u8>> {
 /// its own thread straight into its place; `None` unless the frames are
 /// well formed, record their sizes, and add up to `raw_len`.
 fn decompress(packed: &[u8], raw_len: usize) -> Option<Vec<u8>> {
-    use zstd::zstd_safe::{find_frame_compressed_size, get_frame_content_size};
+    use zstd::zstd_safe::find_frame_compressed_size;
     let mut frames = Vec::new();
     let mut rest = packed;
     let mut total = 0usize;
     while !rest.is_empty() {
         let len =
             find_frame_compressed_size(rest).ok().filter(|&len| len > 0 && len <= rest.len())?;
-        let size = usize::try_from(get_frame_content_size(rest).ok()??).ok()?;
+        let size = frame_size(rest)?;
         total = total.checked_add(size).filter(|&t| t <= raw_len)?;
         frames.push((&rest[..len], size));
         rest = &rest[len..];
     }
-    if total != raw_len {
-        return None;
-    }
-    let mut raw = vec![0u8; raw_len];
-    let mut outputs = Vec::with_capacity(frames.len());
-    let mut tail = raw.as_mut_slice();
-    for &(_, size) in &frames {
-        let (head, after) = tail.split_at_mut(size);
-        outputs.push(head);
-        tail = after;
-    }
-    frames.into_par_iter().zip(outputs).try_for_each(|((frame, size), out)| {
-        let written = zstd::bulk::decompress_to_buffer(frame, out).ok()?;
-        (written == size).then_some(())
-    })?;
-    Some(raw)
+    unpack_frames(frames, raw_len)
 }
 
 /// The weights of a varint stream of `stages` stages written at `scale`,

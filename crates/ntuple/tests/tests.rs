@@ -390,8 +390,8 @@ fn a_two_stage_checkpoint_round_trips_exactly() {
     assert!(
         trainer.network().weights().map(f32::to_bits).eq(cp.network.weights().map(f32::to_bits))
     );
-    // A checkpoint cut inside stage 1 is truncated, not a 1-stage network.
+    // A checkpoint cut short is truncated, not a 1-stage network.
     let bytes = std::fs::read(&file.0).expect("readable");
-    std::fs::write(&file.0, &bytes[..bytes.len() - 4 * N_WEIGHTS / 2]).expect("writable");
+    std::fs::write(&file.0, &bytes[..bytes.len() / 2]).expect("writable");
     assert!(matches!(load_checkpoint(&file.0).unwrap_err().kind(), FileErrorKind::Truncated));
 }
