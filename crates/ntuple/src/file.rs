@@ -528,6 +528,10 @@ pub fn load_checkpoint(path: &Path) -> Result<Checkpoint, FileError> {
     if sum.value() != stored {
         return Err(corrupt("checksum mismatch"));
     }
+    // The file's bytes go before the weights are made, so that at most two
+    // copies of the body are held at once (its words and the network).
+    let body = body.into_owned();
+    drop(bytes);
     let (w, rest) = body.split_at(n * 4);
     let network = Network::from_raw(
         w.chunks_exact(4)
