@@ -258,15 +258,15 @@ pub(crate) fn frame_size(frame: &[u8]) -> Option<usize> {
     usize::try_from(size).ok()
 }
 
-/// `frames` (each with the size it decompresses to, adding up to
-/// `raw_len`) decompressed on every core, each straight into its place;
-/// `None` unless every frame decodes to its size.
+/// `frames` (each with the size it decompresses to) decompressed on every
+/// core, each straight into its place; `None` unless the sizes add up to
+/// `raw_len` and every frame decodes to its size.
 pub(crate) fn unpack_frames(frames: Vec<(&[u8], usize)>, raw_len: usize) -> Option<Vec<u8>> {
     let mut raw = vec![0u8; raw_len];
     let mut outputs = Vec::with_capacity(frames.len());
     let mut tail = raw.as_mut_slice();
     for &(_, size) in &frames {
-        let (head, after) = tail.split_at_mut(size);
+        let (head, after) = tail.split_at_mut_checked(size)?;
         outputs.push(head);
         tail = after;
     }
