@@ -288,14 +288,24 @@ impl<B: GameBoard> Game<B> {
     // share that work with `is_over`'s. Since the board is two words it had
     // stopped inlining `play` (the game bench: 49,747 instructions a game
     // inlined, 53,241 not; callgrind).
+    //
+    // Under the standard rule the move comes first: a move that changes the
+    // board proves the game is not over, so only a move that changes
+    // nothing asks whether any other would (a batch of games that plays
+    // each board once saves a look at all four directions per turn).
     #[inline(always)]
     pub fn play(&mut self, dir: Direction) -> Result<Turn, PlayError> {
-        if self.is_over() {
+        let standard = self.rules.turn_rule() == TurnRule::Standard;
+        if !standard && self.is_over() {
             return Err(PlayError::GameOver);
         }
         let slid = self.board.slide(dir);
-        if slid.is_none() && self.rules.turn_rule() == TurnRule::Standard {
-            return Err(PlayError::NothingMoves(dir));
+        if slid.is_none() && standard {
+            return Err(if self.is_over() {
+                PlayError::GameOver
+            } else {
+                PlayError::NothingMoves(dir)
+            });
         }
         let (board, score_gained) = slid.unwrap_or((self.board, 0));
         self.board = board;
