@@ -6,6 +6,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -157,10 +158,18 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
         let (mut last_moves, mut last_time) = (trainer.counters().moves, Instant::now());
         let (run_moves, run_start) = (last_moves, last_time);
         // The scope joins the worker before it returns, so an error here
-        // must stop the worker first, or the program would hang.
+        // must stop the worker first, or the program would hang; and an
+        // error other than the last checkpoint's (a curve or log line that
+        // cannot be written) still tries to keep the training done.
+        let mut saving = false;
         let result = (|| -> anyhow::Result<()> {
             loop {
-                let finished = done_rx.recv_timeout(Duration::from_millis(500)).is_ok();
+                // A worker that panicked drops its sender: finished too, so
+                // that the scope's join passes the panic on.
+                let finished = !matches!(
+                    done_rx.recv_timeout(Duration::from_millis(500)),
+                    Err(RecvTimeoutError::Timeout)
+                );
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     stop.store(true, Ordering::SeqCst);
                 }
@@ -203,6 +212,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
                     last_line = Instant::now();
                 }
                 if finished {
+                    saving = true;
                     return save(trainer, &checkpoint, &mut err, tty).with_context(|| {
                         let before = if checkpoint.is_file() {
                             " (the one written before it is whole)"
@@ -233,6 +243,9 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
         })();
         if result.is_err() {
             stop.store(true, Ordering::SeqCst);
+            if !saving {
+                let _ = save(trainer, &checkpoint, &mut err, tty);
+            }
         }
         result
     })?;

@@ -4,6 +4,9 @@
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use crate::util::{run, spawn_piped};
 
@@ -73,9 +76,10 @@ fn sigterm_stops_training_after_a_checkpoint() {
 }
 
 /// A checkpoint that cannot be written (here a folder holds its temporary
-/// file's name; a full disk fails it the same way) does not end training:
-/// the trainer says so and tries again at the next interval. The last one,
-/// at SIGTERM, is an error and a non-zero exit, not a hang.
+/// file's name, as a full disk would fail it a step later) does not end
+/// training: the trainer says so and tries again at the next interval. The
+/// last one, at SIGTERM, is an error and a non-zero exit, not a hang (a
+/// watchdog kills the trainer after a minute, which fails the test).
 #[test]
 fn a_failed_checkpoint_is_reported_and_training_goes_on() {
     let out = Scratch::new("blocked");
@@ -90,6 +94,20 @@ fn a_failed_checkpoint_is_reported_and_training_goes_on() {
         "--checkpoint-minutes",
         "0.001",
     ]);
+    let done = Arc::new(AtomicBool::new(false));
+    let watchdog = {
+        let (done, pid) = (Arc::clone(&done), child.id().to_string());
+        std::thread::spawn(move || {
+            let start = Instant::now();
+            while !done.load(Ordering::SeqCst) {
+                if start.elapsed() > Duration::from_secs(60) {
+                    let _ = Command::new("kill").args(["-KILL", &pid]).status();
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        })
+    };
     let stderr = BufReader::new(child.stderr.take().expect("stderr is piped"));
     let mut lines = stderr.lines().map(|line| line.expect("stderr is UTF-8"));
     let mut seen = String::new();
@@ -105,8 +123,10 @@ fn a_failed_checkpoint_is_reported_and_training_goes_on() {
     let killed =
         Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
     assert!(killed.success());
-    let status = child.wait().expect("the trainer ends");
     let rest: Vec<String> = lines.collect();
+    let status = child.wait().expect("the trainer ends");
+    done.store(true, Ordering::SeqCst);
+    watchdog.join().expect("the watchdog ends");
     assert_eq!(failures, 2, "{seen}");
     assert!(!status.success(), "{seen}{rest:?}");
     let last = rest.last().map_or("", String::as_str);

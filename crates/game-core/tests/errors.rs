@@ -240,6 +240,29 @@ fn standard_game_ends_when_nothing_moves() {
     assert_eq!(PlayError::GameOver.to_string(), "the game is over");
 }
 
+/// `play` tests for game over only when the move changes nothing: the
+/// same errors on the packed board's slower path (a tile past 32768) and
+/// on a `Grid` (the trait's own legality), stuck or with two ways out.
+#[test]
+fn game_over_and_nothing_moves_on_every_board_path() {
+    fn check<B: GameBoard>(stuck: B, open: B) {
+        let mut game = Game::from_board(stuck, Rules::default(), 0).unwrap();
+        for dir in Direction::ALL {
+            assert_eq!(game.play(dir), Err(PlayError::GameOver));
+        }
+        let mut game = Game::from_board(open, Rules::default(), 0).unwrap();
+        for dir in [Direction::Down, Direction::Right] {
+            assert_eq!(game.play(dir), Err(PlayError::NothingMoves(dir)));
+        }
+        assert!(game.play(Direction::Left).is_ok());
+    }
+    let stuck = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 65536";
+    // Its one empty cell in the top-left corner: only left and up move.
+    let open = "0 4 2 4/4 2 4 2/2 4 2 4/4 2 4 65536";
+    check::<Board>(stuck.parse().unwrap(), open.parse().unwrap());
+    check::<Grid>(stuck.parse().unwrap(), open.parse().unwrap());
+}
+
 #[test]
 fn tutorial_spawns_after_a_no_op_and_ends_when_full() {
     let board: Board = "2 0 0 0/4 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();

@@ -37,7 +37,9 @@ const READ_VERSIONS: [u32; 2] = [1, 2];
 const FLAG_COHERENCE: u32 = 1;
 /// The body (every weight, then the TC state) is stored compressed, as
 /// length-led zstd frames (see `Packer`). Checkpoints written before
-/// this flag hold it plain, and still load.
+/// this flag hold it plain, and still load; builds from before it read a
+/// compressed checkpoint as truncated. A flag this build does not know
+/// makes the file corrupt, so that the next one is not misread the same way.
 const FLAG_PACKED: u32 = 2;
 
 /// Why a weights or checkpoint file could not be used: the file and what
@@ -196,14 +198,15 @@ pub(crate) fn stage_bytes(stages: usize) -> Vec<u8> {
 /// independently, so a loader unpacks them on every core.
 pub(crate) const FRAME_BYTES: usize = 8 << 20;
 
-/// A checkpoint's body frames compressed at once, on every core: 64 MiB
-/// held in memory while writing, against the body's 800 MB per stage.
+/// A checkpoint's body frames compressed at once, on every core: at most
+/// about 128 MiB held while writing (64 MiB of words and their frames),
+/// against the body's 805 MB per stage (268 MB without TC state).
 const BATCH_FRAMES: usize = 8;
 
-/// How hard zstd works on a checkpoint. Training waits while one is
-/// written, every few minutes, so the fastest level: on the checkpoint of
-/// the 133,585-episode network the zstd tool's levels 1 and 3 both gave 398
-/// of its 805 MB, in 3.5 and 7.2 s.
+/// How hard zstd works on a checkpoint. One is written every few minutes,
+/// on every core, while the training threads go on beside it, so the
+/// fastest level: on a checkpoint of the shipped network's run the zstd
+/// tool's levels 1 and 3 both gave 398 of its 805 MB, in 3.5 and 7.2 s.
 const CHECKPOINT_LEVEL: i32 = 1;
 
 /// A checkpoint's body as it is written: hashed uncompressed (the
@@ -283,7 +286,8 @@ pub(crate) fn unpack_frames(frames: Vec<(&[u8], usize)>, raw_len: usize) -> Opti
 /// Writes `file` through a temporary file beside it, renamed into place
 /// once complete, so that a crash or Ctrl-C mid-write never leaves a
 /// truncated file where a good one was. A failed write removes its
-/// temporary file: on a full disk, hundreds of megabytes.
+/// temporary file (on a full disk, hundreds of megabytes) and names it in
+/// the error, as the file that could not be written.
 pub(crate) fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
@@ -301,7 +305,7 @@ pub(crate) fn write_atomically(
     })();
     written.map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
-        FileError::new(path, FileErrorKind::Io(e))
+        FileError::new(&tmp, FileErrorKind::Io(e))
     })
 }
 
@@ -492,6 +496,9 @@ pub fn load_checkpoint(path: &Path) -> Result<Checkpoint, FileError> {
     let stages = r.header(CHECKPOINT_MAGIC, "a training checkpoint")?;
     let n = stages * N_WEIGHTS;
     let flags = r.u32()?;
+    if flags & !(FLAG_COHERENCE | FLAG_PACKED) != 0 {
+        return Err(corrupt("flags this build does not know"));
+    }
     let episodes = r.u64()?;
     let moves = r.u64()?;
     let seconds = f64::from_bits(r.u64()?);
@@ -528,10 +535,22 @@ pub fn load_checkpoint(path: &Path) -> Result<Checkpoint, FileError> {
     if sum.value() != stored {
         return Err(corrupt("checksum mismatch"));
     }
-    // The file's bytes go before the weights are made, so that at most two
-    // copies of the body are held at once (its words and the network).
-    let body = body.into_owned();
-    drop(bytes);
+    let counters = Counters { episodes, moves, seconds };
+    let body = match body {
+        // The compressed file's bytes go before the weights are made, so
+        // that it holds at most two copies of the body at once.
+        Cow::Owned(words) => {
+            drop(bytes);
+            return Ok(checkpoint_of(&words, n, coherence, counters));
+        }
+        Cow::Borrowed(words) => words,
+    };
+    Ok(checkpoint_of(body, n, coherence, counters))
+}
+
+/// The checkpoint whose body (`n` weights, then their TC state if
+/// `coherence`) is `body`, checked to be that long.
+fn checkpoint_of(body: &[u8], n: usize, coherence: bool, counters: Counters) -> Checkpoint {
     let (w, rest) = body.split_at(n * 4);
     let network = Network::from_raw(
         w.chunks_exact(4)
@@ -544,7 +563,7 @@ pub fn load_checkpoint(path: &Path) -> Result<Checkpoint, FileError> {
             .map(|c| AtomicU64::new(u64::from_le_bytes(c.try_into().expect("8 bytes"))))
             .collect(),
     });
-    Ok(Checkpoint { network, counters: Counters { episodes, moves, seconds }, coherence })
+    Checkpoint { network, counters, coherence }
 }
 
 #[cfg(test)]
@@ -580,9 +599,11 @@ mod tests {
     }
 
     /// A checkpoint is compressed: a network that visited few weights
-    /// takes a few kilobytes where its plain body took 800 MB (with TC
-    /// state), and comes back bit for bit. Damage anywhere in it is an
-    /// error: flipped bits corrupt, a cut truncates.
+    /// takes well under a megabyte where its plain body took 805 MB (with
+    /// TC state), and comes back bit for bit. Damage is an error: a
+    /// flipped bit in the header or the body's words corrupt (one in a
+    /// frame's length may read as truncated instead), a cut truncates, and
+    /// an unknown flag is refused.
     #[test]
     fn a_checkpoint_is_compressed_and_exact() {
         let mut config = TrainConfig::standard();
@@ -601,14 +622,16 @@ mod tests {
             std::fs::write(&path, bytes).expect("writable");
             load_checkpoint(&path).map(|_| ())
         };
-        let flipped: Vec<_> = [bytes.len() / 2, bytes.len() - 9]
-            .into_iter()
-            .map(|at| {
-                let mut bad = bytes.clone();
-                bad[at] ^= 0x10;
-                check(&bad)
-            })
-            .collect();
+        let flip = |at: usize, bit: u8| {
+            let mut bad = bytes.clone();
+            bad[at] ^= bit;
+            check(&bad)
+        };
+        // The episode counter, in the header; a byte inside the body.
+        let counter_at = 12 + shape_bytes().len() + 4 + 4;
+        let in_header = flip(counter_at, 0x01);
+        let in_body = flip(bytes.len() / 2, 0x10);
+        let unknown_flag = flip(counter_at - 4, 0x80);
         let cut = check(&bytes[..bytes.len() - 100]);
         let _ = std::fs::remove_file(&path);
         assert!(bytes.len() < 1 << 20, "{} bytes", bytes.len());
@@ -617,11 +640,36 @@ mod tests {
         assert_eq!(cp.counters, counters);
         let bits = |n: &Network| n.weights().map(f32::to_bits).collect::<Vec<_>>();
         assert_eq!(bits(&cp.network), bits(trainer.network()));
-        for err in flipped {
-            let err = err.expect_err("a flipped bit is found");
-            assert!(matches!(err.kind(), FileErrorKind::Corrupt(_)), "{err}");
-        }
+        let err = in_header.expect_err("a flipped bit in the header is found");
+        assert!(matches!(err.kind(), FileErrorKind::Corrupt("checksum mismatch")), "{err}");
+        let err = in_body.expect_err("a flipped bit in the body is found");
+        assert!(matches!(err.kind(), FileErrorKind::Corrupt(_) | FileErrorKind::Truncated));
+        let err = unknown_flag.expect_err("an unknown flag is refused");
+        assert!(matches!(err.kind(), FileErrorKind::Corrupt(_)), "{err}");
         let err = cut.expect_err("a cut is found");
         assert!(matches!(err.kind(), FileErrorKind::Truncated), "{err}");
+    }
+
+    /// A write that fails leaves the file it would have replaced as it
+    /// was, removes its temporary file, and names that file.
+    #[test]
+    fn a_failed_write_keeps_the_old_file_and_leaves_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("ntuple-atomic-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        let path = dir.join("file.bin");
+        std::fs::write(&path, b"old").expect("writable");
+        let err = write_atomically(&path, |out| {
+            out.write_all(b"half of the new")?;
+            Err(io::Error::other("the disk is full"))
+        })
+        .expect_err("the write fails");
+        let old = std::fs::read(&path).expect("readable");
+        let left: Vec<_> = std::fs::read_dir(&dir).expect("listable").collect();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(old, b"old");
+        assert_eq!(left.len(), 1, "only the old file is left");
+        assert_eq!(err.path(), dir.join("file.bin.tmp"));
+        assert!(err.to_string().ends_with("the disk is full"), "{err}");
     }
 }

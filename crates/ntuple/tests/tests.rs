@@ -140,7 +140,9 @@ fn a_damaged_checkpoint_is_an_error() {
     bytes[at] ^= 1;
     std::fs::write(&file.0, &bytes).expect("writable");
     let err = load_checkpoint(&file.0).unwrap_err();
-    assert!(matches!(err.kind(), FileErrorKind::Corrupt(_)), "{err}");
+    // Inside the compressed body: corrupt, or truncated if the bit lands in
+    // a frame's length.
+    assert!(matches!(err.kind(), FileErrorKind::Corrupt(_) | FileErrorKind::Truncated), "{err}");
     std::fs::write(&file.0, &bytes[..bytes.len() / 2]).expect("writable");
     assert!(matches!(load_checkpoint(&file.0).unwrap_err().kind(), FileErrorKind::Truncated));
 }
@@ -390,7 +392,7 @@ fn a_two_stage_checkpoint_round_trips_exactly() {
     assert!(
         trainer.network().weights().map(f32::to_bits).eq(cp.network.weights().map(f32::to_bits))
     );
-    // A checkpoint cut short is truncated, not a 1-stage network.
+    // A checkpoint cut short is truncated.
     let bytes = std::fs::read(&file.0).expect("readable");
     std::fs::write(&file.0, &bytes[..bytes.len() / 2]).expect("writable");
     assert!(matches!(load_checkpoint(&file.0).unwrap_err().kind(), FileErrorKind::Truncated));
