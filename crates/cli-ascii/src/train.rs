@@ -231,11 +231,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
                             "checkpoint failed, training goes on and tries again in {} min: {e:#}",
                             args.checkpoint_minutes
                         );
-                        if tty {
-                            writeln!(err, "\r\x1b[2K{note}")?;
-                        } else {
-                            writeln!(err, "{note}")?;
-                        }
+                        note_line(&mut err, tty, &note)?;
                     }
                     last_checkpoint = Instant::now();
                 }
@@ -267,12 +263,14 @@ fn save(trainer: &Trainer, path: &Path, err: &mut impl Write, tty: bool) -> anyh
         path.display(),
         start.elapsed().as_secs_f64()
     );
-    if tty {
-        writeln!(err, "\r\x1b[2K{note}")?;
-    } else {
-        writeln!(err, "{note}")?;
-    }
+    note_line(err, tty, &note)?;
     Ok(())
+}
+
+/// A line of its own: on a terminal it first clears the progress line
+/// redrawn in place.
+fn note_line(err: &mut impl Write, tty: bool, note: &str) -> io::Result<()> {
+    if tty { writeln!(err, "\r\x1b[2K{note}") } else { writeln!(err, "{note}") }
 }
 
 /// The progress line, in at most `cols` characters: the full line when it
