@@ -3,7 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use game_core::Board;
 use ntuple::{FileError, Network};
+use solver_expectimax::Evaluator;
 
 /// The networks loaded so far in this process, by path. Kept for the
 /// process's life: a frontend builds a solver per game (a tournament, a Ray
@@ -45,6 +47,18 @@ pub fn network(path: Option<&Path>) -> Result<Arc<Network>, FileError> {
     let net = Arc::new(ntuple::load_weights(&path)?.network);
     loaded.push((path, Arc::clone(&net)));
     Ok(net)
+}
+
+/// A network as the search's evaluator of afterstates. The two meet here,
+/// in the front door, so that each stands on the rules alone: ntuple knows
+/// no search, and the solver takes any evaluator.
+pub(crate) struct NetworkEvaluator(pub(crate) Arc<Network>);
+
+impl Evaluator<Board> for NetworkEvaluator {
+    #[inline]
+    fn evaluate(&self, board: &Board) -> f32 {
+        self.0.value(*board)
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::network::NetworkEvaluator;
 use game_core::{Rules, TurnRule};
 use solver_expectimax::endgame::{self, Endgame, RulesMismatch};
 use solver_expectimax::{Algorithm, ConfigError, Depth, Preset, SearchConfig, Solver};
@@ -352,7 +353,7 @@ impl SolverSpec {
         let solver = if let Algorithm::Learned { .. } = config.algorithm {
             learned_size(size)?;
             let net = crate::network(self.weights.as_deref()).map_err(SpecError::Network)?;
-            Solver::with_evaluator(config, net)
+            Solver::with_evaluator(config, Arc::new(NetworkEvaluator(net)))
         } else {
             Solver::new(config)
         }

@@ -2,17 +2,18 @@
 //! real games, so that the look-ups miss the caches as they do in play),
 //! the greedy move, training moves per second on one and two threads (from
 //! a fresh network, and from the shipped weights as a real run goes), and
-//! the learned presets' decision time by game phase.
+//! loading the shipped file. The learned presets' decision time is the
+//! engine's bench (`cargo bench -p engine`), where the network meets the
+//! search.
 
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use game_core::{Board, Game, Rules};
 use ntuple::{Counters, Network, TrainConfig, Trainer};
-use solver_expectimax::{Preset, Solver};
 
 /// Boards from greedy games of a network trained for a few hundred
 /// episodes: the positions (and the spread of weights touched) of play.
@@ -127,59 +128,6 @@ fn time_per_move(t: Trainer) -> Duration {
     start.elapsed().div_f64((t.counters().moves - before) as f64)
 }
 
-/// The solver's committed bench positions (early, middle and late game).
-const POSITIONS: &str = include_str!("../../solver-expectimax/benches/positions.txt");
-
-/// Decision time of the learned presets by game phase, on one and two
-/// threads, with the shipped weights, each table cleared (untimed) before
-/// an iteration as the solver's own bench does.
-fn decide(c: &mut Criterion) {
-    let net = std::sync::Arc::new(
-        ntuple::load_weights(Path::new(ntuple::SHIPPED_WEIGHTS))
-            .expect("the shipped weights (crates/ntuple/weights)")
-            .network,
-    );
-    let rules = Rules::default();
-    let positions: Vec<(String, Board)> = POSITIONS
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let parts: Vec<&str> = l.split('|').map(str::trim).collect();
-            (parts[0].to_owned(), parts[1].parse().expect("a valid board"))
-        })
-        .collect();
-    for preset in [Preset::Ntuple, Preset::NtupleDeep] {
-        let mut group = c.benchmark_group(format!("decide/{preset}"));
-        group.sample_size(10);
-        for phase in ["early", "middle", "late"] {
-            let set: Vec<Board> =
-                positions.iter().filter(|(p, _)| p == phase).map(|(_, b)| *b).collect();
-            for threads in [1, 2] {
-                let mut config = preset.config();
-                config.threads = threads;
-                config.table_bytes = config.table_bytes.min(64 << 20);
-                let solver = Solver::with_evaluator(config, net.clone()).expect("valid");
-                let moves: u64 =
-                    set.iter().map(|b| solver.decide(b, &rules).expect("a move").stats.moves).sum();
-                group.throughput(Throughput::Elements(moves));
-                group.bench_function(BenchmarkId::new(phase, format!("{threads}t")), |b| {
-                    b.iter_batched(
-                        || solver.clear_table(),
-                        |()| {
-                            for board in &set {
-                                let d = solver.decide(black_box(board), &rules).expect("a move");
-                                assert!(board.legal_directions().contains(d.direction));
-                            }
-                        },
-                        BatchSize::PerIteration,
-                    );
-                });
-            }
-        }
-        group.finish();
-    }
-}
-
 /// Loading the shipped weights file: read, decompress, check, decode.
 fn load(c: &mut Criterion) {
     let path = std::path::Path::new(ntuple::SHIPPED_WEIGHTS);
@@ -191,5 +139,5 @@ fn load(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, decide, load);
+criterion_group!(benches, bench, load);
 criterion_main!(benches);

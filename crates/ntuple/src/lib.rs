@@ -12,10 +12,9 @@
 //! - [`save_checkpoint`] / [`load_checkpoint`]: the whole training state;
 //! - [`save_weights`] / [`load_weights`]: the compact file that is shipped.
 //!
-//! The crate depends on game-core, and on solver-expectimax only to
-//! implement its [`solver_expectimax::Evaluator`] trait for [`Network`], so
-//! that a network plugs into the search with
-//! [`solver_expectimax::Solver::with_evaluator`].
+//! The crate depends on game-core and on no search: the front door
+//! (`engine`) plugs a [`Network`] into the solver as its evaluator, so the
+//! network and the search each stand on the rules alone.
 #![deny(missing_docs)]
 
 /// The shipped weights file in the source checkout this build was made

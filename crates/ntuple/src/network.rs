@@ -357,13 +357,6 @@ impl Network {
     }
 }
 
-impl solver_expectimax::Evaluator<Board> for Network {
-    #[inline]
-    fn evaluate(&self, board: &Board) -> f32 {
-        self.value(*board)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
