@@ -119,6 +119,10 @@ impl GameBoard for AnyBoard {
         }
     }
 
+    fn cleared(&self) -> AnyBoard {
+        rewrap!(&self.0, b => b.cleared())
+    }
+
     fn size(&self) -> usize {
         inside!(&self.0, b => b.size())
     }

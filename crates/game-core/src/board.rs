@@ -549,6 +549,11 @@ impl GameBoard for Board {
     }
 
     #[inline]
+    fn cleared(&self) -> Board {
+        Board::EMPTY
+    }
+
+    #[inline]
     fn size(&self) -> usize {
         4
     }

@@ -180,11 +180,34 @@ impl<B: GameBoard> Game<B> {
     /// (the packed [`Board`] is 4x4 only; use [`Grid`](crate::Grid)).
     pub fn new(rules: Rules, seed: u64) -> Result<Game<B>, RulesError> {
         let empty = B::empty(rules.size()).map_err(RulesError::Size)?;
-        let mut game = Game::from_board(empty, rules, seed)?;
+        Ok(Game::started(empty, rules, seed))
+    }
+
+    /// A new game under this game's rules, from `seed`: the game
+    /// [`Game::new`] starts, which cannot fail here, since this game's
+    /// board already has the rules' size.
+    ///
+    /// ```
+    /// use game_core::{Board, Game, Rules};
+    ///
+    /// let game = Game::<Board>::new(Rules::default(), 1)?;
+    /// let next = game.renewed(2);
+    /// assert_eq!(next.board(), Game::<Board>::new(Rules::default(), 2)?.board());
+    /// # Ok::<(), game_core::RulesError>(())
+    /// ```
+    pub fn renewed(&self, seed: u64) -> Game<B> {
+        Game::started(self.board.cleared(), self.rules, seed)
+    }
+
+    /// The game on `empty`, an empty board of the rules' size, with its
+    /// starting tiles spawned from `seed`.
+    fn started(empty: B, rules: Rules, seed: u64) -> Game<B> {
+        let spawner = Spawner::new(seed, rules.four_probability());
+        let mut game = Game { board: empty, score: 0, moves: 0, rules, seed, spawner };
         for _ in 0..rules.start_tiles() {
             game.spawn();
         }
-        Ok(game)
+        game
     }
 
     /// A game that goes on from `board` (score 0, no moves yet), spawning

@@ -64,6 +64,10 @@ impl GameBoard for Grid {
         Ok(Grid { size: size as u8, cells: [0; MAX_SIZE * MAX_SIZE] })
     }
 
+    fn cleared(&self) -> Grid {
+        Grid { size: self.size, cells: [0; MAX_SIZE * MAX_SIZE] }
+    }
+
     fn size(&self) -> usize {
         self.n()
     }

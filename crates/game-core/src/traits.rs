@@ -22,6 +22,10 @@ pub trait GameBoard: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync 
     /// [`SizeError`] if this board type cannot have that size.
     fn empty(size: usize) -> Result<Self, SizeError>;
 
+    /// An empty board of this board's size (which cannot fail, unlike
+    /// [`GameBoard::empty`]: the size is one this type has).
+    fn cleared(&self) -> Self;
+
     /// The number of rows (and of columns).
     fn size(&self) -> usize;
 

@@ -1,7 +1,7 @@
 //! The same seed and the same directions give the same game on every
 //! platform and every build: the first spawns of a few seeds are pinned.
 
-use game_core::{Board, Direction, Game, GameBoard, GameRng, Grid, Rules, RulesBuilder};
+use game_core::{AnyBoard, Board, Direction, Game, GameBoard, GameRng, Grid, Rules, RulesBuilder};
 
 /// If one of these changes, every recorded game and every seeded benchmark
 /// changes with it: that is a breaking change, not a test to update lightly.
@@ -166,4 +166,35 @@ fn restore_refuses_a_board_of_another_size() {
         err.to_string(),
         Game::<Grid>::from_board(Grid::empty(4).unwrap(), five, 0).unwrap_err().to_string()
     );
+}
+
+/// `renewed` starts, from a game in any state, the very game `new` starts
+/// from the same seed: board, score, moves, seed and spawns to the end, on
+/// the packed board, grids of other sizes and `AnyBoard`, whatever the rules
+/// (a big grid's game is cut after 2,000 moves, long past its opening).
+#[test]
+fn a_renewed_game_is_the_new_game_of_its_seed() {
+    fn check<B: GameBoard>(rules: Rules) {
+        let mut old = Game::<B>::new(rules, 5).unwrap();
+        play(&mut old, 300);
+        for seed in [0, 1, 42, u64::MAX] {
+            let mut renewed = old.renewed(seed);
+            let mut new = Game::<B>::new(rules, seed).unwrap();
+            assert_eq!(renewed.board(), new.board(), "{rules:?}, seed {seed}");
+            assert_eq!(
+                (renewed.score(), renewed.moves(), renewed.seed()),
+                (new.score(), new.moves(), new.seed())
+            );
+            assert_eq!(play(&mut renewed, 2_000), play(&mut new, 2_000));
+        }
+    }
+    let tutorial = RulesBuilder { start_tiles: 5, four_probability: 0.5, ..Default::default() };
+    check::<Board>(Rules::default());
+    check::<Board>(tutorial.build().unwrap());
+    check::<AnyBoard>(Rules::default());
+    for size in [2, 3, 5, 8] {
+        let rules = RulesBuilder { size, ..Default::default() }.build().unwrap();
+        check::<Grid>(rules);
+        check::<AnyBoard>(rules);
+    }
 }

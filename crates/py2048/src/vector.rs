@@ -4,7 +4,9 @@
 //! stable-baselines3 adapter with same-step autoreset (an episode that ends
 //! is reset at once; its last observation is returned beside).
 
-use game_core::{Board, Game, GameBoard, GameRng, PlayError, Rules, RulesBuilder, SavedGame};
+use game_core::{
+    Board, Game, GameBoard, GameRng, PlayError, Rules, RulesBuilder, RulesError, SavedGame,
+};
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
     PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArrayDyn, PyUntypedArrayMethods,
@@ -197,23 +199,17 @@ const SLOT_BYTES: usize = 48 + 16 + 8 * 3 + 48 + 8 * 2 + 1;
 impl Slot {
     /// An environment whose episode seeds come from `seeder`, in its first
     /// episode.
-    fn new(mut seeder: GameRng, rules: Rules) -> Slot {
-        let game = Slot::first_game(&mut seeder, rules);
-        Slot { game, seeder: Box::new(seeder), pending_reset: false, steps: 0, illegal: 0 }
+    fn new(mut seeder: GameRng, rules: Rules) -> Result<Slot, RulesError> {
+        let game = Game::new(rules, seeder.next_u64())?;
+        Ok(Slot { game, seeder: Box::new(seeder), pending_reset: false, steps: 0, illegal: 0 })
     }
 
     /// Starts the next episode, from the next seed of the stream.
-    fn new_episode(&mut self, rules: Rules) {
-        self.game = Slot::first_game(&mut self.seeder, rules);
+    fn new_episode(&mut self) {
+        self.game = self.game.renewed(self.seeder.next_u64());
         self.pending_reset = false;
         self.steps = 0;
         self.illegal = 0;
-    }
-
-    fn first_game(seeder: &mut GameRng, rules: Rules) -> Game<Board> {
-        // The rules are 4x4 (checked in `VecCore::new`), which the packed
-        // board has.
-        Game::new(rules, seeder.next_u64()).expect("4x4 rules")
     }
 
     /// This environment, exactly, in [`SLOT_BYTES`] bytes.
@@ -285,25 +281,25 @@ impl VecCore {
 
     /// Plays one action per slot (checked to be 0 to 3) into `out`.
     fn advance(&mut self, actions: &[i64], out: &mut Sink<'_>) {
-        let settings = (self.encoding, self.illegal, self.max_steps, self.rules, self.same_step);
+        let settings = (self.encoding, self.illegal, self.max_steps, self.same_step);
         VecCore::advance_slots(settings, &mut self.slots, actions, out);
     }
 
     /// [`VecCore::advance`] on `slots` (the first of which is `out`'s
     /// first entry), with the batch's settings.
     fn advance_slots(
-        settings: (Encoding, Illegal, Option<u64>, Rules, bool),
+        settings: (Encoding, Illegal, Option<u64>, bool),
         slots: &mut [Slot],
         actions: &[i64],
         out: &mut Sink<'_>,
     ) {
-        let (encoding, illegal, max_steps, rules, same_step) = settings;
+        let (encoding, illegal, max_steps, same_step) = settings;
         for (i, (slot, &action)) in slots.iter_mut().zip(actions).enumerate() {
             let (mut reward, mut terminated, mut truncated, mut legal, mut gained) =
                 (0.0, false, false, true, 0);
             let mut legal_now = None;
             if slot.pending_reset {
-                slot.new_episode(rules);
+                slot.new_episode();
             } else {
                 let ends;
                 (reward, ends) = match slot.game.play(GYM_DIRECTIONS[action as usize]) {
@@ -333,7 +329,7 @@ impl VecCore {
                         infos.ended.push(i as u64);
                         infos.last_scores.push(slot.game.score());
                     }
-                    slot.new_episode(rules);
+                    slot.new_episode();
                     legal_now = None;
                 }
             }
@@ -354,7 +350,7 @@ impl VecCore {
     fn advance_parallel(&mut self, actions: &[i64], sink: Sink<'_>) {
         let n = self.slots.len();
         let parts = rayon::current_num_threads().min(n.div_ceil(PARALLEL_MIN)).max(1);
-        let settings = (self.encoding, self.illegal, self.max_steps, self.rules, self.same_step);
+        let settings = (self.encoding, self.illegal, self.max_steps, self.same_step);
         if parts == 1 {
             let mut sink = sink;
             VecCore::advance_slots(settings, &mut self.slots, actions, &mut sink);
@@ -490,7 +486,7 @@ impl VecCore {
             slots,
         };
         for i in 0..num_envs {
-            core.slots.push(Slot::new(GameRng::new(i as u64), rules));
+            core.slots.push(Slot::new(GameRng::new(i as u64), rules).map_err(value_error)?);
         }
         Ok(core)
     }
@@ -570,13 +566,12 @@ impl VecCore {
         }
         let mut out = Outputs::new(n, self.encoding.per_cell())?;
         let encoding = self.encoding;
-        let rules = self.rules;
         let slots = &mut self.slots;
         py.detach(|| {
             let mut sink = out.sink();
             for (i, slot) in slots.iter_mut().enumerate() {
                 if mask.as_ref().is_none_or(|m| m[i]) {
-                    slot.new_episode(rules);
+                    slot.new_episode();
                 }
                 VecCore::observe(encoding, i, slot, &mut sink, None);
             }
