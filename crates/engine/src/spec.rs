@@ -340,7 +340,7 @@ impl SolverSpec {
     /// The solver for games on `size` x `size` boards under `config` (as
     /// [`SolverSpec::config`] gives it, perhaps adjusted by the frontend:
     /// a time budget of its own, a smaller table, one thread), with the
-    /// network if `config` is a learned search (loaded once per process)
+    /// network if `config` is a learned search (shared: [`crate::network`])
     /// and the tables.
     ///
     /// # Errors

@@ -16,7 +16,7 @@ use solver_expectimax::{Preset, SearchConfig};
 use crate::batch::grid_of;
 use crate::{gym_action, value_error};
 
-/// The network in `path`, loaded once per process; a missing file is a
+/// The network in `path`, shared as `engine::network` shares it; a missing file is a
 /// `FileNotFoundError` that says what to do. (The Python side passes the
 /// shipped file's path when the caller gives none: it knows where the wheel
 /// put it.)

@@ -211,8 +211,9 @@ def decide(
 
 class Network:
     """The learned n-tuple network (``weights``: a weights file; default
-    :data:`SHIPPED_WEIGHTS`, ``FileNotFoundError`` if absent). A file is
-    loaded once per process."""
+    :data:`SHIPPED_WEIGHTS`, ``FileNotFoundError`` if absent). Networks and
+    solvers of one file share one copy while any of them lives, and the two
+    files used last stay loaded; others are freed with their last user."""
 
     def __init__(self, weights: str | os.PathLike[str] | None = None) -> None:
         self._net = _native.Network(_weights(weights))
