@@ -212,8 +212,10 @@ def decide(
 class Network:
     """The learned n-tuple network (``weights``: a weights file; default
     :data:`SHIPPED_WEIGHTS`, ``FileNotFoundError`` if absent). Networks and
-    solvers of one file share one copy while any of them lives, and the two
-    files used last stay loaded; others are freed with their last user."""
+    solvers of one file share one copy while any of them lives; besides
+    those, the two files used last stay loaded, and :func:`decide` and
+    :func:`value` keep their last four solvers and networks. A loop over
+    many files thus holds a few networks, not all of them."""
 
     def __init__(self, weights: str | os.PathLike[str] | None = None) -> None:
         self._net = _native.Network(_weights(weights))
