@@ -619,6 +619,20 @@ pub(crate) struct ExportArgs {
     /// The weights file to write.
     #[arg(value_name = "OUT")]
     pub(crate) out: PathBuf,
+    /// Write every weight as a whole multiple of this many points: a power
+    /// of two from 1/256 to 16. Each doubling makes a trained network's
+    /// file several megabytes smaller; a weight is off by at most half a
+    /// step, against board values of 100,000 and more
+    #[arg(long, value_name = "POINTS", default_value = "8", value_parser = parse_quantum)]
+    pub(crate) step: ntuple::Step,
+}
+
+/// `export-weights --step`: a quantisation step this build reads files at.
+fn parse_quantum(text: &str) -> Result<ntuple::Step, String> {
+    let points: Option<f32> = text.parse().ok();
+    points.and_then(ntuple::Step::points).ok_or_else(|| {
+        "expected a power of two from 1/256 (0.00390625) to 16, in points".to_owned()
+    })
 }
 
 /// Parses the command line, then refuses options that the command would

@@ -313,14 +313,14 @@ fn progress_line(p: &Progress, moves_per_second: f64, cols: usize) -> String {
 pub(crate) fn export(args: &ExportArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let cp = ntuple::load_checkpoint(&args.checkpoint)?;
-    ntuple::save_weights(&cp.network, cp.counters.episodes, &args.out)?;
+    ntuple::save_weights_at(&cp.network, cp.counters.episodes, args.step, &args.out)?;
     let back = ntuple::load_weights(&args.out)?;
-    // Half a quantisation step, plus the rounding of `w * SCALE` in f32.
+    // Half a quantisation step, plus the rounding of `w * scale` in f32.
     let off = |a: f32, b: f32| (a - b).abs() - a.abs() * f32::EPSILON;
     let worst = cp.network.weights().zip(back.network.weights()).map(|(a, b)| off(a, b));
     let worst = worst.fold(0f32, f32::max);
     anyhow::ensure!(
-        worst <= 0.5 / ntuple::SCALE,
+        worst <= 0.5 * args.step.in_points(),
         "the written file reads back {worst} away from the checkpoint"
     );
     let size = std::fs::metadata(&args.out)?.len();
@@ -334,7 +334,7 @@ pub(crate) fn export(args: &ExportArgs) -> anyhow::Result<()> {
         back.episodes,
         start.elapsed().as_secs_f64(),
         worst.max(0.0),
-        1.0 / ntuple::SCALE
+        args.step.in_points()
     )?;
     Ok(())
 }

@@ -48,6 +48,19 @@ fn a_short_run_writes_a_checkpoint_that_resumes() {
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert!(second.status.success(), "{stderr}");
     assert!(stderr.contains("done: 8 episodes"), "{stderr}");
+
+    // The checkpoint exports as a weights file, at another step than the
+    // shipped one if asked; a step no build reads is a usage error.
+    let weights = out.0.join("w.n2048");
+    let weights = weights.to_str().expect("UTF-8");
+    let export = run(&["export-weights", resume, weights, "--step", "16"], None);
+    let stderr = String::from_utf8_lossy(&export.stderr);
+    assert!(export.status.success(), "{stderr}");
+    assert!(stderr.contains("8 episodes") && stderr.contains("multiples of 16 points"), "{stderr}");
+    let bad = run(&["export-weights", resume, weights, "--step", "3"], None);
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("power of two"), "{stderr}");
 }
 
 /// `kill PID` (SIGTERM) of a background run stops it the way Ctrl-C does:

@@ -50,4 +50,7 @@ pub use train::{
     CURVE_MILESTONES, Counters, CurveRow, Episode, Progress, RESTART_TILES, Restarts, TrainConfig,
     TrainError, Trainer,
 };
-pub use weights::{SCALE, Weights, load_resumable, load_weights, save_weights, weights_checksum};
+pub use weights::{
+    SCALE, Step, Weights, load_resumable, load_weights, save_weights, save_weights_at,
+    weights_checksum,
+};

@@ -42,6 +42,34 @@ const MAGIC: &[u8; 8] = b"N2048NET";
 /// as the finer ones (docs/ntuple.md has the sizes and the games).
 pub const SCALE: f32 = 0.125;
 
+/// The precision a weights file is written at: every weight a whole
+/// multiple of a step of some points. Coarser steps make smaller files (a
+/// trained stage's file is several megabytes smaller at each doubling of
+/// the step) at the cost of precision: a weight is off by at most half a
+/// step, a board's value (32 weights) by at most 16 steps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Step {
+    /// Quantised units per point: `1 / step`, as the file's header keeps it.
+    scale: f32,
+}
+
+impl Step {
+    /// The shipped files' step: eight points ([`SCALE`]).
+    pub const SHIPPED: Step = Step { scale: SCALE };
+
+    /// A step of `points` points, if this build reads files written at it:
+    /// a power of two from 1/256 to 16.
+    pub fn points(points: f32) -> Option<Step> {
+        let scale = 1.0 / points;
+        readable_scale(scale).then_some(Step { scale })
+    }
+
+    /// The step, in points.
+    pub fn in_points(self) -> f32 {
+        1.0 / self.scale
+    }
+}
+
 /// Whether a file's scale is one this build reads: a power of two from
 /// 1/16 to 256, so that dividing by it is exact. The first shipped files
 /// were written at 8.
@@ -71,16 +99,17 @@ fn unzigzag(v: u32) -> i32 {
     (v >> 1) as i32 ^ -((v & 1) as i32)
 }
 
-/// A weight as a whole number of `1 / SCALE` points.
-fn quantise(w: f32) -> i32 {
-    (w * SCALE).round().clamp(i32::MIN as f32, i32::MAX as f32) as i32
+/// A weight as a whole number of steps of `1 / scale` points.
+fn quantise(w: f32, scale: f32) -> i32 {
+    (w * scale).round().clamp(i32::MIN as f32, i32::MAX as f32) as i32
 }
 
 /// The varint stream of the quantised weights: stage 0's, then each later
 /// stage's difference from the stage before it (wrapping, so that every
 /// pair of weights round-trips exactly).
-fn encode(net: &Network) -> Vec<u8> {
+fn encode(net: &Network, scale: f32) -> Vec<u8> {
     let mut out = Vec::with_capacity(N_WEIGHTS * 2);
+    let quantise = |w| quantise(w, scale);
     for (i, w) in net.weights().enumerate() {
         let q = quantise(w);
         let v = if i < N_WEIGHTS { q } else { q.wrapping_sub(quantise(net.weight(i - N_WEIGHTS))) };
@@ -208,13 +237,27 @@ fn decode_piece(piece: &[u8], slots: &[AtomicU32]) -> Option<()> {
     Some(())
 }
 
-/// Writes `net` as a compact weights file (in the latest version), noting
-/// the `episodes` it was trained for.
+/// Writes `net` as a compact weights file (in the latest version, at the
+/// shipped step, [`Step::SHIPPED`]), noting the `episodes` it was trained
+/// for.
 ///
 /// # Errors
 /// [`FileError`] when the file cannot be written.
 pub fn save_weights(net: &Network, episodes: u64, path: &Path) -> Result<(), FileError> {
-    let raw = encode(net);
+    save_weights_at(net, episodes, Step::SHIPPED, path)
+}
+
+/// [`save_weights`] at another precision.
+///
+/// # Errors
+/// [`FileError`] when the file cannot be written.
+pub fn save_weights_at(
+    net: &Network,
+    episodes: u64,
+    step: Step,
+    path: &Path,
+) -> Result<(), FileError> {
+    let raw = encode(net, step.scale);
     let mut sum = Checksum::new();
     sum.update(&raw);
     let packed = compress(&raw).map_err(|e| FileError::new(path, FileErrorKind::Io(e)))?;
@@ -223,7 +266,7 @@ pub fn save_weights(net: &Network, episodes: u64, path: &Path) -> Result<(), Fil
         out.write_all(&VERSION.to_le_bytes())?;
         out.write_all(&shape_bytes())?;
         out.write_all(&stage_bytes(net.stages()))?;
-        out.write_all(&SCALE.to_le_bytes())?;
+        out.write_all(&step.scale.to_le_bytes())?;
         out.write_all(&episodes.to_le_bytes())?;
         out.write_all(&(raw.len() as u64).to_le_bytes())?;
         out.write_all(&sum.value().to_le_bytes())?;

@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 
 use game_core::{Board, Game, Rules};
 use ntuple::{
-    Counters, FileErrorKind, N_WEIGHTS, Network, SCALE, StageError, TrainConfig, Trainer,
-    load_checkpoint, load_weights, save_checkpoint, save_weights,
+    Counters, FileErrorKind, N_WEIGHTS, Network, SCALE, StageError, Step, TrainConfig, Trainer,
+    load_checkpoint, load_weights, save_checkpoint, save_weights, save_weights_at,
 };
 
 /// A scratch file that is removed when dropped.
@@ -61,6 +61,30 @@ fn weights_round_trip_within_half_a_step() {
     assert_eq!(back.episodes, 1234);
     for (a, b) in net.weights().zip(back.network.weights()) {
         assert!((a - b).abs() <= 0.5 / SCALE + a.abs() * f32::EPSILON, "{a} -> {b}");
+    }
+}
+
+/// Every step a file can be read at round-trips within half of it, and a
+/// coarser step makes a smaller file; other steps are refused.
+#[test]
+fn weights_round_trip_at_every_readable_step() {
+    let net = sparse_network();
+    let file = Scratch::new("steps.n2048");
+    let mut sizes = Vec::new();
+    for points in [1.0 / 256.0, 1.0, 16.0] {
+        let step = Step::points(points).expect("a readable step");
+        assert_eq!(step.in_points(), points);
+        save_weights_at(&net, 5, step, &file.0).expect("written");
+        let back = load_weights(&file.0).expect("read");
+        for (a, b) in net.weights().zip(back.network.weights()) {
+            assert!((a - b).abs() <= 0.5 * points + a.abs() * f32::EPSILON, "{a} -> {b}");
+        }
+        sizes.push(std::fs::metadata(&file.0).expect("written").len());
+    }
+    assert!(sizes.windows(2).all(|w| w[1] < w[0]), "{sizes:?}");
+    assert_eq!(Step::points(8.0), Some(Step::SHIPPED));
+    for bad in [0.0, -8.0, 3.0, 32.0, 1.0 / 512.0, f32::NAN, f32::INFINITY] {
+        assert_eq!(Step::points(bad), None, "{bad}");
     }
 }
 
