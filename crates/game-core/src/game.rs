@@ -202,8 +202,7 @@ impl<B: GameBoard> Game<B> {
     /// The game on `empty`, an empty board of the rules' size, with its
     /// starting tiles spawned from `seed`.
     fn started(empty: B, rules: Rules, seed: u64) -> Game<B> {
-        let spawner = Spawner::new(seed, rules.four_probability());
-        let mut game = Game { board: empty, score: 0, moves: 0, rules, seed, spawner };
+        let mut game = Game::going_on(empty, rules, seed);
         for _ in 0..rules.start_tiles() {
             game.spawn();
         }
@@ -219,8 +218,13 @@ impl<B: GameBoard> Game<B> {
         if board.size() != rules.size() {
             return Err(RulesError::BoardSize { board: board.size(), rules: rules.size() });
         }
+        Ok(Game::going_on(board, rules, seed))
+    }
+
+    /// [`Game::from_board`] for a board known to have the rules' size.
+    fn going_on(board: B, rules: Rules, seed: u64) -> Game<B> {
         let spawner = Spawner::new(seed, rules.four_probability());
-        Ok(Game { board, score: 0, moves: 0, rules, seed, spawner })
+        Game { board, score: 0, moves: 0, rules, seed, spawner }
     }
 
     /// The game's state, to [`Game::restore`] it later.
