@@ -620,24 +620,11 @@ pub(crate) struct ExportArgs {
     #[arg(value_name = "OUT")]
     pub(crate) out: PathBuf,
     /// Write every weight as a whole multiple of this many points: a power
-    /// of two from 1/256 to 16 (a number or a fraction: 16, 0.5, 1/4). Each doubling makes a trained network's
-    /// file several megabytes smaller; a weight is off by at most half a
-    /// step, against board values of 100,000 and more
-    #[arg(long, value_name = "POINTS", default_value = "8", value_parser = parse_quantum)]
+    /// of two from 1/256 to 16, as a number or a fraction (16, 0.5, 1/4). A
+    /// weight is then off by at most half a step, against board values of
+    /// 100,000 and more; a coarser step makes a smaller file.
+    #[arg(long, value_name = "POINTS", default_value_t = ntuple::Step::SHIPPED)]
     pub(crate) step: ntuple::Step,
-}
-
-/// `export-weights --step`: a quantisation step this build reads files at,
-/// as a number or a fraction (`0.5`, `1/256`).
-fn parse_quantum(text: &str) -> Result<ntuple::Step, String> {
-    let number = |t: &str| t.trim().parse::<f32>().ok();
-    let points = match text.split_once('/') {
-        Some((n, d)) => number(n).zip(number(d)).map(|(n, d)| n / d),
-        None => number(text),
-    };
-    points
-        .and_then(ntuple::Step::points)
-        .ok_or_else(|| "expected a power of two from 1/256 to 16, in points".to_owned())
 }
 
 /// Parses the command line, then refuses options that the command would
@@ -944,13 +931,6 @@ mod tests {
         assert!(parse_probability("1.5").is_err() && parse_probability("x").is_err());
         assert_eq!(parse_step("0.25"), Ok(0.25));
         assert!(parse_step("1").is_err() && parse_step("0").is_err());
-        let quantum = |t| parse_quantum(t).map(ntuple::Step::in_points);
-        assert_eq!(quantum("16"), Ok(16.0));
-        assert_eq!(quantum("1/256"), Ok(1.0 / 256.0));
-        assert_eq!(quantum(" 1 / 2 "), Ok(0.5));
-        for bad in ["3", "32", "1/512", "1/0", "0", "-8", "x", "1/", ""] {
-            assert!(quantum(bad).is_err(), "{bad}");
-        }
         assert_eq!(parse_tuning_games("1"), Err("must be at least 2".into()));
     }
 }

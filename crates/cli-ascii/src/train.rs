@@ -320,7 +320,7 @@ pub(crate) fn export(args: &ExportArgs) -> anyhow::Result<()> {
     let worst = cp.network.weights().zip(back.network.weights()).map(|(a, b)| off(a, b));
     let worst = worst.fold(0f32, f32::max);
     anyhow::ensure!(
-        worst <= 0.5 * args.step.in_points(),
+        worst <= 0.5 * back.step.in_points(),
         "the written file reads back {worst} away from the checkpoint"
     );
     let size = std::fs::metadata(&args.out)?.len();
@@ -334,7 +334,7 @@ pub(crate) fn export(args: &ExportArgs) -> anyhow::Result<()> {
         back.episodes,
         start.elapsed().as_secs_f64(),
         worst.max(0.0),
-        args.step.in_points()
+        back.step
     )?;
     Ok(())
 }

@@ -8,8 +8,9 @@
 //!   frontend names the settings its own way ([`Spelling`]).
 //! - [`Session`]: a game played by a person, with a bounded undo history;
 //!   each move says whether it made the game's first 2048.
-//! - [`network`] and [`weights_path`]: the learned network, loaded once
-//!   per process, and the weights file a learned search reads.
+//! - [`network`] and [`weights_path`]: the learned network, shared by path
+//!   (the two files used last stay loaded), and the weights file a learned
+//!   search reads.
 //! - [`clock_seed`] and [`tables_dir`]: a game's seed when none is given,
 //!   and the endgame tables' folder.
 //!

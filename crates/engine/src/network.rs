@@ -11,9 +11,9 @@ use solver_expectimax::Evaluator;
 static LOADED: Mutex<Cache<Network>> = Mutex::new(Cache::new());
 
 /// How many of the networks used last the cache holds when nothing else
-/// does: a frontend builds a solver per game (a tournament, a Ray worker, a
-/// Python `decide` per call) and `compare` two players' by turns, and a
-/// network dropped between games would be read again, a second each time.
+/// does: a frontend builds a solver per game (a tournament, a Ray worker)
+/// and `compare` builds its two players' by turns, and a network dropped
+/// between games would be read again, a second each time.
 const HELD: usize = 2;
 
 /// Loaded values by path: the [`HELD`] used last are held here, any other
@@ -128,7 +128,9 @@ mod tests {
         assert_eq!(cache.held.len(), HELD);
         // A failed load adds nothing; a was pushed out with nothing else
         // holding it, so it is gone too.
+        let held: Vec<u32> = cache.held.iter().map(|v| **v).collect();
         assert!(cache.get(Path::new("d"), || Err::<u32, ()>(())).is_err());
+        assert_eq!(cache.held.iter().map(|v| **v).collect::<Vec<_>>(), held);
         let paths: Vec<&Path> = cache.seen.iter().map(|(p, _)| p.as_path()).collect();
         assert_eq!(paths, [c, b]);
     }

@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::network::NetworkEvaluator;
 use game_core::{Rules, TurnRule};
 use solver_expectimax::endgame::{self, Endgame, RulesMismatch};
 use solver_expectimax::{Algorithm, ConfigError, Depth, Preset, SearchConfig, Solver};
+
+use crate::network::NetworkEvaluator;
 
 /// A search setting a user may give over a preset's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

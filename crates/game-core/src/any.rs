@@ -83,7 +83,8 @@ macro_rules! inside {
     };
 }
 
-/// A slide's result back in an `AnyBoard` (a slide keeps the size).
+/// A board made from the one inside back in an `AnyBoard` (a slide, a
+/// spawn or a clearing keeps the size, so the variant stays right).
 macro_rules! rewrap {
     ($any:expr, $b:ident => $body:expr) => {
         match $any {

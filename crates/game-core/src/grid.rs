@@ -65,7 +65,7 @@ impl GameBoard for Grid {
     }
 
     fn cleared(&self) -> Grid {
-        Grid { size: self.size, cells: [0; MAX_SIZE * MAX_SIZE] }
+        Grid { cells: [0; MAX_SIZE * MAX_SIZE], ..*self }
     }
 
     fn size(&self) -> usize {

@@ -51,6 +51,6 @@ pub use train::{
     TrainError, Trainer,
 };
 pub use weights::{
-    SCALE, Step, Weights, load_resumable, load_weights, save_weights, save_weights_at,
+    Step, StepError, Weights, load_resumable, load_weights, save_weights, save_weights_at,
     weights_checksum,
 };

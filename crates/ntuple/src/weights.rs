@@ -1,5 +1,5 @@
 //! The shipped weights file: every weight quantised to a whole multiple of
-//! `1 / SCALE` points (eight points), written as zig-zag varints (an
+//! a [`Step`] of points (eight in the shipped file), written as zig-zag varints (an
 //! unvisited weight, 0, is one byte) and compressed with zstd. Long runs of
 //! unvisited entries cost next to nothing, so the file holds in effect only
 //! what training visited. A stage after the first is stored as its
@@ -9,15 +9,17 @@
 //!
 //! Layout (little-endian): magic `N2048NET`, version (u32), the shape (tuple
 //! count, tuple length and cell values as u32, then each tuple's cells as
-//! bytes), from version 2 the stages (see `file.rs`), the scale (f32: 8 in
-//! the first shipped files, [`SCALE`] now; any power of two from 1/16 to
-//! 256 reads), the training episodes behind the weights (u64), the length of
+//! bytes), from version 2 the stages (see `file.rs`), the scale, quantised
+//! units per point (f32: 8 in the first shipped files, 1/8 now; any power
+//! of two from 1/16 to 256 reads), the training episodes behind the weights (u64), the length of
 //! the uncompressed varint stream (u64), its checksum (u64), the compressed
 //! length (u64), then the compressed stream: zstd frames of at most 8 MiB of
 //! the varint stream each, which load on every core.
 
+use std::fmt;
 use std::io::Write;
 use std::path::Path;
+use std::str::FromStr;
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -40,13 +42,13 @@ const MAGIC: &[u8; 8] = b"N2048NET";
 /// file several megabytes smaller, a shipped file must stay under about 64
 /// MB with room for more training, and the coarser exports played as well
 /// as the finer ones (docs/ntuple.md has the sizes and the games).
-pub const SCALE: f32 = 0.125;
+const SCALE: f32 = 0.125;
 
 /// The precision a weights file is written at: every weight a whole
-/// multiple of a step of some points. Coarser steps make smaller files (a
-/// trained stage's file is several megabytes smaller at each doubling of
-/// the step) at the cost of precision: a weight is off by at most half a
-/// step, a board's value (32 weights) by at most 16 steps.
+/// multiple of a step of some points. A coarser step makes a smaller file
+/// (docs/ntuple.md has the sizes) at the cost of precision: a weight is off
+/// by at most half a step, a board's value (32 weights) by at most 16 steps.
+/// Reads and prints as a number of points or a fraction (`16`, `1/256`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Step {
     /// Quantised units per point: `1 / step`, as the file's header keeps it.
@@ -70,6 +72,42 @@ impl Step {
     }
 }
 
+/// A step no build reads files at (see [`Step::points`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepError;
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("expected a power of two from 1/256 to 16 points, as a number or a fraction")
+    }
+}
+
+impl std::error::Error for StepError {}
+
+impl FromStr for Step {
+    type Err = StepError;
+
+    fn from_str(text: &str) -> Result<Step, StepError> {
+        let number = |t: &str| t.trim().parse::<f32>().ok();
+        let points = match text.split_once('/') {
+            Some((n, d)) => number(n).zip(number(d)).map(|(n, d)| n / d),
+            None => number(text),
+        };
+        points.and_then(Step::points).ok_or(StepError)
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Powers of two: a whole number of points, or one over a whole number.
+        if self.scale <= 1.0 {
+            write!(f, "{}", 1.0 / self.scale)
+        } else {
+            write!(f, "1/{}", self.scale)
+        }
+    }
+}
+
 /// Whether a file's scale is one this build reads: a power of two from
 /// 1/16 to 256, so that dividing by it is exact. The first shipped files
 /// were written at 8.
@@ -89,6 +127,8 @@ pub struct Weights {
     pub network: Network,
     /// The training episodes behind it.
     pub episodes: u64,
+    /// The step its weights were written at.
+    pub step: Step,
 }
 
 fn zigzag(v: i32) -> u32 {
@@ -345,7 +385,7 @@ pub fn load_weights(path: &Path) -> Result<Weights, FileError> {
     let weights =
         decode(&raw, stages, scale).ok_or_else(|| corrupt("the weights do not decode"))?;
     let network = Network::from_raw(weights);
-    Ok(Weights { network, episodes })
+    Ok(Weights { network, episodes, step: Step { scale } })
 }
 
 /// What training can go on from: a checkpoint (everything, exactly), or a

@@ -6,9 +6,12 @@ use std::sync::atomic::AtomicBool;
 
 use game_core::{Board, Game, Rules};
 use ntuple::{
-    Counters, FileErrorKind, N_WEIGHTS, Network, SCALE, StageError, Step, TrainConfig, Trainer,
+    Counters, FileErrorKind, N_WEIGHTS, Network, StageError, Step, TrainConfig, Trainer,
     load_checkpoint, load_weights, save_checkpoint, save_weights, save_weights_at,
 };
+
+/// Half the shipped quantisation step: how far a weight may move in a file.
+const HALF_STEP: f32 = 4.0;
 
 /// A scratch file that is removed when dropped.
 struct Scratch(PathBuf);
@@ -60,31 +63,39 @@ fn weights_round_trip_within_half_a_step() {
     let back = load_weights(&file.0).expect("read");
     assert_eq!(back.episodes, 1234);
     for (a, b) in net.weights().zip(back.network.weights()) {
-        assert!((a - b).abs() <= 0.5 / SCALE + a.abs() * f32::EPSILON, "{a} -> {b}");
+        assert!((a - b).abs() <= HALF_STEP + a.abs() * f32::EPSILON, "{a} -> {b}");
     }
 }
 
-/// Every step a file can be read at round-trips within half of it, and a
-/// coarser step makes a smaller file; other steps are refused.
+/// Every step a file can be read at round-trips within half of it, for
+/// every stage, the file says which step it holds, and a coarser step
+/// makes a smaller file; other steps are refused.
 #[test]
 fn weights_round_trip_at_every_readable_step() {
-    let net = sparse_network();
+    let net = sparse_network_of(2);
     let file = Scratch::new("steps.n2048");
     let mut sizes = Vec::new();
-    for points in [1.0 / 256.0, 1.0, 16.0] {
-        let step = Step::points(points).expect("a readable step");
-        assert_eq!(step.in_points(), points);
+    for text in ["1/256", "16"] {
+        let step: Step = text.parse().expect("a readable step");
+        assert_eq!(step.to_string(), text);
         save_weights_at(&net, 5, step, &file.0).expect("written");
         let back = load_weights(&file.0).expect("read");
+        assert_eq!((back.step, back.network.stages()), (step, 2));
+        let half = 0.5 * step.in_points();
         for (a, b) in net.weights().zip(back.network.weights()) {
-            assert!((a - b).abs() <= 0.5 * points + a.abs() * f32::EPSILON, "{a} -> {b}");
+            assert!((a - b).abs() <= half + a.abs() * f32::EPSILON, "{a} -> {b}");
         }
         sizes.push(std::fs::metadata(&file.0).expect("written").len());
     }
-    assert!(sizes.windows(2).all(|w| w[1] < w[0]), "{sizes:?}");
+    assert!(sizes[1] < sizes[0], "{sizes:?}");
     assert_eq!(Step::points(8.0), Some(Step::SHIPPED));
-    for bad in [0.0, -8.0, 3.0, 32.0, 1.0 / 512.0, f32::NAN, f32::INFINITY] {
-        assert_eq!(Step::points(bad), None, "{bad}");
+    assert_eq!(
+        (Step::SHIPPED.to_string(), Step::SHIPPED.in_points()),
+        ("8".to_owned(), HALF_STEP * 2.0)
+    );
+    assert_eq!(" 1 / 2 ".parse(), Ok(Step::points(0.5).expect("readable")));
+    for bad in ["0", "-8", "3", "32", "1/512", "1/0", "1/", "", "x", "NaN", "inf"] {
+        assert!(bad.parse::<Step>().is_err(), "{bad}");
     }
 }
 
@@ -338,7 +349,7 @@ fn networks_of_several_stages_round_trip_through_the_weights_file() {
         let back = load_weights(&file.0).expect("read");
         assert_eq!((back.network.stages(), back.episodes), (stages, 77));
         for (a, b) in net.weights().zip(back.network.weights()) {
-            assert!((a - b).abs() <= 0.5 / SCALE + a.abs() * f32::EPSILON, "{a} -> {b}");
+            assert!((a - b).abs() <= HALF_STEP + a.abs() * f32::EPSILON, "{a} -> {b}");
         }
         // The stages come right after the shape (48 bytes in): the count,
         // then 14 (a 16384) and 14, 13 (a 16384 and an 8192). A count or a

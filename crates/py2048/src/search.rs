@@ -16,10 +16,10 @@ use solver_expectimax::{Preset, SearchConfig};
 use crate::batch::grid_of;
 use crate::{gym_action, value_error};
 
-/// The network in `path`, shared as `engine::network` shares it; a missing file is a
-/// `FileNotFoundError` that says what to do. (The Python side passes the
-/// shipped file's path when the caller gives none: it knows where the wheel
-/// put it.)
+/// The network in `path`, shared as `engine::network` shares it; a missing
+/// file is a `FileNotFoundError` that says what to do. (The Python side
+/// passes the shipped file's path when the caller gives none: it knows
+/// where the wheel put it.)
 fn load_network(path: &Path) -> PyResult<Arc<ntuple::Network>> {
     if !path.is_file() {
         return Err(PyFileNotFoundError::new_err(format!(
