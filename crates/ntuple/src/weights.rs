@@ -56,7 +56,7 @@ pub struct Step {
 }
 
 impl Step {
-    /// The shipped files' step: eight points ([`SCALE`]).
+    /// The shipped files' step: eight points.
     pub const SHIPPED: Step = Step { scale: SCALE };
 
     /// A step of `points` points, if this build reads files written at it:
