@@ -1,6 +1,6 @@
 //! The shipped weights file: every weight quantised to a whole multiple of
-//! a [`Step`] of points (eight in the shipped file), written as zig-zag varints (an
-//! unvisited weight, 0, is one byte) and compressed with zstd. Long runs of
+//! a [`Step`] of points (eight in the shipped file), written as zig-zag
+//! varints (an unvisited weight, 0, is one byte) and compressed with zstd. Long runs of
 //! unvisited entries cost next to nothing, so the file holds in effect only
 //! what training visited. A stage after the first is stored as its
 //! difference from the stage before it (both quantised): a freshly promoted
@@ -11,10 +11,11 @@
 //! count, tuple length and cell values as u32, then each tuple's cells as
 //! bytes), from version 2 the stages (see `file.rs`), the scale, quantised
 //! units per point (f32: 8 in the first shipped files, 1/8 now; any power
-//! of two from 1/16 to 256 reads), the training episodes behind the weights (u64), the length of
-//! the uncompressed varint stream (u64), its checksum (u64), the compressed
-//! length (u64), then the compressed stream: zstd frames of at most 8 MiB of
-//! the varint stream each, which load on every core.
+//! of two from 1/16 to 256 reads), the training episodes behind the
+//! weights (u64), the length of the uncompressed varint stream (u64), its
+//! checksum (u64), the compressed length (u64), then the compressed
+//! stream: zstd frames of at most 8 MiB of the varint stream each, which
+//! load on every core.
 
 use std::fmt;
 use std::io::Write;
@@ -34,16 +35,6 @@ use rayon::prelude::*;
 
 const MAGIC: &[u8; 8] = b"N2048NET";
 
-/// Weights are written as whole multiples of `1 / SCALE`, here of eight
-/// points: a weight is off by at most `1 / (2 * SCALE)` (four points) after
-/// a round trip, a board's value (32 weights) by at most 128 points and
-/// typically by about 13 (independent roundings), against values of
-/// 100,000 and more. Each halving of the scale makes a trained network's
-/// file several megabytes smaller, a shipped file must stay under about 64
-/// MB with room for more training, and the coarser exports played as well
-/// as the finer ones (docs/ntuple.md has the sizes and the games).
-const SCALE: f32 = 0.125;
-
 /// The precision a weights file is written at: every weight a whole
 /// multiple of a step of some points. A coarser step makes a smaller file
 /// (docs/ntuple.md has the sizes) at the cost of precision: a weight is off
@@ -56,8 +47,13 @@ pub struct Step {
 }
 
 impl Step {
-    /// The shipped files' step: eight points.
-    pub const SHIPPED: Step = Step { scale: SCALE };
+    /// The shipped files' step, eight points: a weight is off by at most
+    /// four points after a round trip, a board's value (32 weights) by at
+    /// most 128 and typically by about 13 (independent roundings), against
+    /// values of 100,000 and more. A shipped file must stay under about 64
+    /// MB with room for more training, and the coarser exports played as
+    /// well as the finer ones (docs/ntuple.md has the sizes and the games).
+    pub const SHIPPED: Step = Step { scale: 0.125 };
 
     /// A step of `points` points, if this build reads files written at it:
     /// a power of two from 1/256 to 16.
