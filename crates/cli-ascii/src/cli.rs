@@ -279,7 +279,8 @@ pub(crate) struct SearchSettings {
     pub(crate) heuristic: Option<f32>,
     /// Play the endgame tables' move wherever a chain of large tiles has a
     /// table (4x4, standard spawn odds); the search decides elsewhere. The
-    /// tables are built on first use (see `tables build`).
+    /// tables are built on first use (see `tables build`). The corner
+    /// preset always plays by its own tables.
     #[arg(long)]
     pub(crate) endgame: bool,
     /// The endgame tables' folder (default: the user's cache folder,
@@ -290,6 +291,14 @@ pub(crate) struct SearchSettings {
     /// about 0.5 GB).
     #[arg(long, value_name = "N", requires = "endgame")]
     pub(crate) tables_max_states: Option<u64>,
+}
+
+impl SearchSettings {
+    /// Whether the player plays by endgame tables: `--endgame`, or the
+    /// corner preset, which always does.
+    pub(crate) fn plays_tables(&self) -> bool {
+        self.endgame || self.preset.uses_corner_tables()
+    }
 }
 
 /// What to do with the endgame tables.
@@ -312,6 +321,10 @@ pub(crate) struct TablesBuildArgs {
     /// Only the tables of at most N states (default: all of them).
     #[arg(long, value_name = "N")]
     pub(crate) tables_max_states: Option<u64>,
+    /// The tables of this preset: the corner preset's corner tables (about
+    /// 4.5 GB, about 12 minutes), the chains' for the others.
+    #[arg(long, value_name = "NAME", default_value_t = Preset::Default)]
+    pub(crate) preset: Preset,
 }
 
 /// The rules of the game.

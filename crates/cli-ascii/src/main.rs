@@ -46,7 +46,7 @@ fn main() -> ExitCode {
         Some(Command::ExportWeights(args)) => train::export(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Compare(args)) => compare::run(&args),
         Some(Command::Tables(cli::TablesCommand::Build(args))) => {
-            setup::build_tables(args.tables.as_deref(), args.tables_max_states)
+            setup::build_tables(args.tables.as_deref(), args.tables_max_states, args.preset)
                 .map(|()| ExitCode::SUCCESS)
         }
     };

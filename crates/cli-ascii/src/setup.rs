@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use engine::{Overrides, Setting, SolverSpec, SpecError, Spelling};
 use game_core::{Game, GameBoard, Rules, RulesBuilder, TurnRule};
-use solver_expectimax::endgame::{self, Endgame, OpenEvent, RulesMismatch};
+use solver_expectimax::endgame::{self, Endgame, Formation, OpenEvent, RulesMismatch};
 use solver_expectimax::{
     Algorithm, Choice, Depth, ExpectimaxPlayer, Player, Preset, RandomPlayer, SearchConfig,
     SearchThreads, Solver,
@@ -101,7 +101,7 @@ pub(crate) fn config_of(args: &SearchArgs, size: usize) -> anyhow::Result<Search
     if size > 4 && settings.depth.is_none() && settings.time_ms.is_none() {
         match config.algorithm {
             Algorithm::Tutorial => config.depth = Depth::Fixed(1),
-            Algorithm::Expectimax { .. } | Algorithm::Learned { .. } => {
+            Algorithm::Expectimax { .. } | Algorithm::Learned { .. } | Algorithm::Corner { .. } => {
                 config.time_budget = Some(BIG_BOARD_BUDGET);
             }
         }
@@ -133,10 +133,9 @@ pub(crate) fn tables_dir(given: Option<&Path>) -> anyhow::Result<PathBuf> {
         .context("this system has no cache folder: choose one with --tables DIR")
 }
 
-/// The default endgame tables (those of at most `max_states` states) from
-/// `dir`, read or built there, with a progress line on stderr while a table
-/// is built.
-pub(crate) fn open_tables(dir: &Path, max_states: Option<u64>) -> anyhow::Result<Arc<Endgame>> {
+/// The endgame tables of `formations` from `dir`, read or built there,
+/// with a progress line on stderr while a table is built.
+pub(crate) fn open_tables(dir: &Path, formations: &[Formation]) -> anyhow::Result<Arc<Endgame>> {
     // On a terminal a progress line is rewritten in place (at most every
     // 200 ms); in a log, one line per table built.
     let live = std::io::stderr().is_terminal();
@@ -164,16 +163,20 @@ pub(crate) fn open_tables(dir: &Path, max_states: Option<u64>) -> anyhow::Result
             other => other.log_line().map_or(Ok(()), |line| writeln!(err, "{line}")),
         };
     };
-    let tables = Endgame::open(dir, &endgame::default_formations(max_states), &report)?;
+    let tables = Endgame::open(dir, formations, &report)?;
     Ok(Arc::new(tables))
 }
 
-/// `tables build`: every default table read and checked, or built; then
-/// where they are and their size.
-pub(crate) fn build_tables(dir: Option<&Path>, max_states: Option<u64>) -> anyhow::Result<()> {
+/// `tables build`: every table `preset` plays by read and checked, or
+/// built; then where they are and their size.
+pub(crate) fn build_tables(
+    dir: Option<&Path>,
+    max_states: Option<u64>,
+    preset: Preset,
+) -> anyhow::Result<()> {
     let dir = tables_dir(dir)?;
     let start = Instant::now();
-    let tables = open_tables(&dir, max_states)?;
+    let tables = open_tables(&dir, &engine::formations_for(preset, max_states))?;
     // A closed stdout (`| head`) is an error the caller treats as success.
     writeln!(
         std::io::stdout().lock(),
@@ -186,30 +189,32 @@ pub(crate) fn build_tables(dir: Option<&Path>, max_states: Option<u64>) -> anyho
     Ok(())
 }
 
-/// The endgame tables the options ask for (`--endgame`), if any.
+/// The endgame tables the options ask for (`--endgame`, or the corner
+/// preset), if any.
 pub(crate) fn endgame_of(
     settings: &SearchSettings,
     rules: &Rules,
 ) -> anyhow::Result<Option<Arc<Endgame>>> {
-    if !settings.endgame {
+    if !settings.plays_tables() {
         return Ok(None);
     }
-    // The rule is the library's; the messages name this program's options.
+    // The rule is the library's; the messages name this program's options
+    // (and the preset, when it asked for the tables).
+    let who = if settings.endgame { "the endgame tables" } else { "the corner preset's tables" };
     match endgame::check_rules(rules) {
         Ok(()) => {}
         Err(RulesMismatch::Size(n)) => {
-            anyhow::bail!("the endgame tables play 4x4 boards only, not {n}x{n}")
+            anyhow::bail!("{who} play 4x4 boards only, not {n}x{n}")
         }
         Err(RulesMismatch::TurnRule) => {
-            anyhow::bail!("the endgame tables assume the standard rules, not --tutorial-rules")
+            anyhow::bail!("{who} assume the standard rules, not --tutorial-rules")
         }
         Err(RulesMismatch::FourProbability(p)) => {
-            anyhow::bail!(
-                "the endgame tables assume a 4 one spawn in ten, not --four-probability {p}"
-            )
+            anyhow::bail!("{who} assume a 4 one spawn in ten, not --four-probability {p}")
         }
     }
-    open_tables(&tables_dir(settings.tables.as_deref())?, settings.tables_max_states).map(Some)
+    let formations = engine::formations_for(settings.preset, settings.tables_max_states);
+    open_tables(&tables_dir(settings.tables.as_deref())?, &formations).map(Some)
 }
 
 /// Who plays: the kind of player, the search settings, the network of a

@@ -11,7 +11,6 @@ use anyhow::Context;
 use game_core::{Game, GameBoard, Rules};
 use records::Record;
 use records::summary::{MILESTONES, Summary};
-use solver_expectimax::endgame;
 use solver_expectimax::{
     Choice, GameRecord, Player, SearchThreads, TournamentSpec, run_tournament_except,
 };
@@ -189,8 +188,9 @@ pub(crate) fn settings_line(player: &SearchArgs, rules: &Rules, max_moves: Optio
     let mut line = match player.player {
         PlayerKind::Random => "--player random".to_owned(),
         PlayerKind::Expectimax => {
-            let tables =
-                search.endgame.then(|| endgame::default_formations(search.tables_max_states).len());
+            let tables = search
+                .plays_tables()
+                .then(|| engine::formations_for(search.preset, search.tables_max_states).len());
             crate::setup::solver_spec(search).settings_line(tables)
         }
     };

@@ -9,7 +9,7 @@ fn unknown_preset() {
         &["--preset", "nope"],
         None,
         2,
-        "unknown preset `nope` (expected tutorial, fast, default, max, ntuple or ntuple-deep)",
+        "unknown preset `nope` (expected tutorial, fast, default, max, ntuple, ntuple-deep or corner)",
     );
     error_of(&["tournament", "--preset", "nope"], None, 2, "unknown preset `nope`");
     error_of(&["analyze", "--preset", "nope", "2 0/0 2"], None, 2, "unknown preset `nope`");
@@ -36,6 +36,12 @@ fn learned_presets_need_their_network_and_a_4x4_board() {
         None,
         1,
         "the ntuple presets play 4x4 boards only, not 5x5",
+    );
+    error_of(
+        &["tournament", "--preset", "corner", "--size", "5"],
+        None,
+        1,
+        "the corner preset's tables play 4x4 boards only, not 5x5",
     );
 }
 

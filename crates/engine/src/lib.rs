@@ -37,5 +37,6 @@ pub use network::{network, weights_path};
 pub use seed::clock_seed;
 pub use session::{NothingToUndo, Played, Session, WIN_TILE};
 pub use spec::{
-    Overrides, Reason, Setting, SolverSpec, SpecError, Spelling, rules_line, tables_dir,
+    Overrides, Reason, Setting, SolverSpec, SpecError, Spelling, formations_for, rules_line,
+    tables_dir,
 };

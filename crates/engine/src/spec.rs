@@ -321,7 +321,7 @@ impl SolverSpec {
             config.threads = threads;
         }
         match &mut config.algorithm {
-            Algorithm::Expectimax { prob_cutoff, .. } => {
+            Algorithm::Expectimax { prob_cutoff, .. } | Algorithm::Corner { prob_cutoff } => {
                 *prob_cutoff = o.prob_cutoff.unwrap_or(*prob_cutoff);
             }
             Algorithm::Learned { prob_cutoff, heuristic } => {
@@ -463,6 +463,17 @@ pub fn tables_dir(given: Option<&Path>) -> Option<PathBuf> {
     match given {
         Some(dir) => Some(dir.to_path_buf()),
         None => dirs::cache_dir().map(|dir| dir.join(endgame::CACHE_FOLDER)),
+    }
+}
+
+/// The endgame tables `preset` plays by (of at most `max_states` states
+/// when given): the corner tables for the corner preset, whose formations
+/// its heuristic keeps, the chains' for the others (docs/endgame.md).
+pub fn formations_for(preset: Preset, max_states: Option<u64>) -> Vec<endgame::Formation> {
+    if preset.uses_corner_tables() {
+        endgame::corner_formations(max_states)
+    } else {
+        endgame::default_formations(max_states)
     }
 }
 

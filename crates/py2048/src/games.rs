@@ -145,9 +145,10 @@ fn check_endgame_rules(size: usize, four_probability: f64) -> PyResult<()> {
 /// How many tables the endgame tables of at most `max_states` states are
 /// (all of them without a limit): what names them in a records file.
 #[pyfunction]
-#[pyo3(signature = (max_states=None))]
-fn endgame_table_count(max_states: Option<u64>) -> usize {
-    endgame::default_formations(max_states).len()
+#[pyo3(signature = (max_states=None, preset="default"))]
+fn endgame_table_count(max_states: Option<u64>, preset: &str) -> PyResult<usize> {
+    let preset: Preset = preset.parse().map_err(value_error)?;
+    Ok(engine::formations_for(preset, max_states).len())
 }
 
 /// The checksum a weights file's header keeps of its weights, as the
@@ -185,7 +186,8 @@ fn settings_line(
         .map_err(value_error)?;
     let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
     let spec = SolverSpec::new(preset).with_overrides(overrides).with_weights(weights);
-    let tables = endgame.then(|| endgame::default_formations(tables_max_states).len());
+    let plays_tables = endgame || preset.uses_corner_tables();
+    let tables = plays_tables.then(|| engine::formations_for(preset, tables_max_states).len());
     Ok(spec.settings_line(tables) + &engine::rules_line(&rules, max_moves))
 }
 

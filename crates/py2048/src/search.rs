@@ -10,7 +10,7 @@ use game_core::{Board, GameBoard, RulesBuilder};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
-use solver_expectimax::endgame::{self, Endgame, OpenEvent};
+use solver_expectimax::endgame::{Endgame, OpenEvent, Shape};
 use solver_expectimax::{Preset, SearchConfig};
 
 use crate::batch::grid_of;
@@ -68,16 +68,23 @@ pub(crate) struct EndgameTables {
 
 #[pymethods]
 impl EndgameTables {
-    /// The default tables (those of at most `max_states` states) in `path`
-    /// (default: cli-ascii-2048/endgame in the user's cache folder), each
-    /// read and checked, or built there (without the GIL; a line on stderr
-    /// per table built).
+    /// The tables `preset` plays by (the corner preset's corner tables,
+    /// the chains' for the others; those of at most `max_states` states) in
+    /// `path` (default: cli-ascii-2048/endgame in the user's cache folder),
+    /// each read and checked, or built there (without the GIL; a line on
+    /// stderr per table built).
     #[new]
-    #[pyo3(signature = (path=None, max_states=None))]
-    fn new(py: Python<'_>, path: Option<PathBuf>, max_states: Option<u64>) -> PyResult<Self> {
+    #[pyo3(signature = (path=None, max_states=None, preset="default"))]
+    fn new(
+        py: Python<'_>,
+        path: Option<PathBuf>,
+        max_states: Option<u64>,
+        preset: &str,
+    ) -> PyResult<Self> {
+        let preset: Preset = preset.parse().map_err(value_error)?;
         let path = engine::tables_dir(path.as_deref())
             .ok_or_else(|| PyValueError::new_err("this system has no cache folder: pass path="))?;
-        let formations = endgame::default_formations(max_states);
+        let formations = engine::formations_for(preset, max_states);
         let report = |event: OpenEvent<'_>| {
             if let Some(line) = event.log_line() {
                 use std::io::Write;
@@ -150,6 +157,15 @@ impl SolverParts {
         // Before the network loads: a 5x5 learned player is refused as
         // such, not for a missing file.
         spec.check_size(size).map_err(|e| spec_error(&e))?;
+        let corner_tables = |t: &EndgameTables| {
+            t.tables.formations().any(|f| matches!(f.shape(), Shape::Step | Shape::Block))
+        };
+        if preset.uses_corner_tables() && !endgame.is_some_and(corner_tables) {
+            return Err(PyValueError::new_err(format!(
+                "the {preset} preset plays by the corner tables: pass \
+                 endgame=py2048.EndgameTables(preset=\"{preset}\")"
+            )));
+        }
         if preset.is_learned() {
             let path = spec.weights().ok_or_else(|| {
                 PyValueError::new_err(format!("the learned preset {preset} needs weights=PATH"))

@@ -41,6 +41,17 @@ pub enum Algorithm {
         /// [`LEARNED_HEURISTIC`].
         heuristic: f32,
     },
+    /// Expectimax over the corner heuristic ([`crate::CornerEvaluator`]),
+    /// which keeps the largest tiles in the top-left corner, falling along
+    /// row 0 and down column 0: the formations of the corner tables
+    /// ([`crate::endgame::corner_formations`]), which decide where they
+    /// apply when the solver has them. Chance nodes and cut-offs are those
+    /// of [`Algorithm::Expectimax`]; no transposition table (a lost board's
+    /// value depends on the root's largest tile).
+    Corner {
+        /// As for [`Algorithm::Expectimax`].
+        prob_cutoff: f32,
+    },
 }
 
 /// The learned presets' weight of the heuristic in their evaluator: the
@@ -270,17 +281,22 @@ pub enum Preset {
     /// deeper on a crowded board (at most 3 empty cells: four moves and the
     /// three spawns between them), where games are lost; every core.
     NtupleDeep,
+    /// The corner heuristic ([`Algorithm::Corner`]) four moves deep,
+    /// branches below 1/128 cut, playing by the corner tables wherever they
+    /// apply (the frontends open them for it; macroxue/2048-ai's design).
+    Corner,
 }
 
 impl Preset {
     /// Every preset.
-    pub const ALL: [Preset; 6] = [
+    pub const ALL: [Preset; 7] = [
         Preset::Tutorial,
         Preset::Fast,
         Preset::Default,
         Preset::Max,
         Preset::Ntuple,
         Preset::NtupleDeep,
+        Preset::Corner,
     ];
 
     /// The preset's name.
@@ -292,6 +308,7 @@ impl Preset {
             Preset::Max => "max",
             Preset::Ntuple => "ntuple",
             Preset::NtupleDeep => "ntuple-deep",
+            Preset::Corner => "corner",
         }
     }
 
@@ -345,7 +362,22 @@ impl Preset {
                 threads,
                 table_bytes: 64 << 20,
             },
+            // One thread: the tables decide about half the moves, and the
+            // search of the others is small (docs/endgame.md); a
+            // tournament plays a game per core instead.
+            Preset::Corner => SearchConfig {
+                algorithm: Algorithm::Corner { prob_cutoff: 1.0 / 128.0 },
+                depth: Depth::Fixed(4),
+                time_budget: None,
+                threads: 1,
+                table_bytes: 0,
+            },
         }
+    }
+
+    /// Whether the preset plays by the corner tables.
+    pub const fn uses_corner_tables(self) -> bool {
+        matches!(self, Preset::Corner)
     }
 
     /// Whether the preset searches with the learned network.
@@ -368,7 +400,8 @@ impl fmt::Display for UnknownPreset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown preset `{}` (expected tutorial, fast, default, max, ntuple or ntuple-deep)",
+            "unknown preset `{}` (expected tutorial, fast, default, max, ntuple, ntuple-deep \
+             or corner)",
             self.0
         )
     }

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use crate::awake::Pool;
 use crate::config::{Algorithm, ConfigError, Depth, SearchConfig};
 use crate::endgame::{self, Endgame, Formation};
-use crate::eval::{Evaluator, WeightedEvaluator, Weights};
+use crate::eval::{CornerEvaluator, Evaluator, WeightedEvaluator, Weights};
 use crate::search::{Classes, Ends, LEAF_TABLE_BYTES, Shared, Task, split};
 use crate::stats::Stats;
 use crate::table::{Paging, TransTable};
@@ -33,6 +33,13 @@ use root::Root;
 /// 16384 (31 to 19), heads from 16384 up kept them (31) and made 32768 in
 /// 4 games where the search alone made 1.
 pub const ENDGAME_MIN_HEAD: u8 = 14;
+
+/// The odds from which the corner search plays the corner step's move:
+/// below them the block's table or the search decides. The step's goal
+/// comes round again and again, and a lower bar lets the table play
+/// positions where its narrow goal costs the rest of the board
+/// (macroxue/2048-ai's threshold).
+pub const STEP_MIN_ODDS: f64 = 0.9;
 
 /// What the search chose, and what it did to choose it.
 #[derive(Debug, Clone, PartialEq)]
@@ -164,6 +171,9 @@ enum Engine {
     Expectimax { eval: WeightedEvaluator, tables: Tables, cutoff: f32 },
     /// The learned search keeps its network and its own tables.
     Learned { eval: SharedEvaluator, tables: Tables, cutoff: f32 },
+    /// The corner search keeps its evaluator's row table (and no
+    /// transposition table: see [`Algorithm::Corner`]).
+    Corner { eval: CornerEvaluator, cutoff: f32 },
 }
 
 /// A learned evaluator of packed 4x4 afterstates, shared by the solvers
@@ -198,7 +208,7 @@ impl Engine {
     fn tables(&self) -> Option<&Tables> {
         match self {
             Engine::Expectimax { tables, .. } | Engine::Learned { tables, .. } => Some(tables),
-            Engine::Tutorial => None,
+            Engine::Tutorial | Engine::Corner { .. } => None,
         }
     }
 }
@@ -281,6 +291,9 @@ impl Solver {
                 tables: Tables::with_bytes(config.table_bytes, paging),
                 cutoff: prob_cutoff,
             },
+            (Algorithm::Corner { prob_cutoff }, None) => {
+                Engine::Corner { eval: CornerEvaluator::new(), cutoff: prob_cutoff }
+            }
             (Algorithm::Learned { .. }, None) => return Err(ConfigError::NoEvaluator),
             (_, Some(_)) => return Err(ConfigError::UnusedEvaluator),
         };
@@ -288,11 +301,16 @@ impl Solver {
     }
 
     /// This solver, playing the move of an endgame table wherever one
-    /// applies (see [`endgame`]): on 4x4 boards under the standard rules
-    /// (a 4 one spawn in ten, no tutorial turn rule), when a chain along the snake path from a
-    /// tile of at least 16384 ([`ENDGAME_MIN_HEAD`]) has a table and some
-    /// move keeps the chain with odds above 0 of building its next tile.
-    /// Elsewhere it searches as before.
+    /// applies (see [`endgame`]), on 4x4 boards under the standard rules
+    /// (a 4 one spawn in ten, no tutorial turn rule). The corner search
+    /// ([`Algorithm::Corner`]) plays the corner step's move when its odds
+    /// are at least [`STEP_MIN_ODDS`], else the corner block's when some
+    /// move keeps the block with odds above 0. Every other search plays by
+    /// the chains: when a chain along the snake path from a tile of at
+    /// least 16384 ([`ENDGAME_MIN_HEAD`]) has a table and some move keeps
+    /// the chain with odds above 0 of building its next tile. Elsewhere it
+    /// searches as before. (Each search plays by the tables it was
+    /// measured with: docs/endgame.md.)
     ///
     /// Why the table's move rather than the search's: the table has looked
     /// to the end of the chain's next tile, dozens of moves past any
@@ -316,7 +334,15 @@ impl Solver {
             return None;
         }
         let start = Instant::now();
-        let advice = tables.advise(Board::from_raw(board.packed()?), ENDGAME_MIN_HEAD)?;
+        let packed = Board::from_raw(board.packed()?);
+        let advice = if let Algorithm::Corner { .. } = self.config.algorithm {
+            tables
+                .advise_step(packed)
+                .filter(|a| a.odds >= STEP_MIN_ODDS)
+                .or_else(|| tables.advise_block(packed))
+        } else {
+            tables.advise(packed, ENDGAME_MIN_HEAD)
+        }?;
         (advice.odds > 0.0).then(|| Decision {
             direction: advice.direction,
             values: advice.values,
@@ -439,6 +465,9 @@ impl Solver {
                     }
                 }
             }
+            Engine::Corner { eval, cutoff } => {
+                self.decide_expectimax(board, rules, *cutoff, eval, None, false)
+            }
             Engine::Tutorial => self.decide_tutorial(board, rules),
         }
     }
@@ -456,9 +485,9 @@ impl Solver {
         evaluator: &E,
     ) -> Result<Decision, SearchError> {
         let cutoff = match self.config.algorithm {
-            Algorithm::Expectimax { prob_cutoff, .. } | Algorithm::Learned { prob_cutoff, .. } => {
-                prob_cutoff
-            }
+            Algorithm::Expectimax { prob_cutoff, .. }
+            | Algorithm::Learned { prob_cutoff, .. }
+            | Algorithm::Corner { prob_cutoff } => prob_cutoff,
             Algorithm::Tutorial => 0.0,
         };
         self.decide_expectimax(board, rules, cutoff, evaluator, None, false)

@@ -64,9 +64,11 @@ impl Searcher {
         engine::weights_path(self.weights.as_deref())
     }
 
-    /// Whether `preset` can be built without a missing file.
+    /// Whether `preset` can be built without a missing file (and, for the
+    /// corner preset, with the tables it plays by: `--endgame`).
     pub(crate) fn available(&self, preset: Preset) -> bool {
-        !preset.is_learned() || self.weights_path().is_file()
+        (!preset.is_learned() || self.weights_path().is_file())
+            && (!preset.uses_corner_tables() || self.endgame.is_some())
     }
 
     pub(crate) fn budget(&self) -> Duration {
@@ -123,6 +125,13 @@ impl Searcher {
     /// that ask while it is being built wait for it. A failed build is
     /// tried again by the next request.
     async fn solver(&self, preset: Preset) -> Result<Arc<Solver>, ApiError> {
+        if preset.uses_corner_tables() && self.endgame.is_none() {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "tables_unavailable",
+                "the corner preset plays by the corner tables: start the server with --endgame",
+            ));
+        }
         let cell = Arc::clone(
             self.solvers
                 .lock()

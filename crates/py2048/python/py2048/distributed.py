@@ -86,7 +86,8 @@ class Player:
             search settings over the preset's (``--time-ms`` and so on).
         weights: a learned preset's weights file on the driver (default: the
             shipped one); it reaches every node through Ray's object store.
-        endgame: play the endgame tables' move on late-game chains.
+        endgame: play the endgame tables' move on late-game chains (the
+            corner preset's corner tables for it, which it needs).
         tables: the tables' folder on each node (default: its cache
             folder); ``tables_max_states`` only the tables that small.
         size, four_probability: the rules (4x4, a 4 one spawn in ten).
@@ -140,6 +141,14 @@ class Player:
             object.__setattr__(self, "tables", os.fspath(self.tables))
         if not self.endgame and (self.tables is not None or self.tables_max_states is not None):
             raise ValueError("tables= and tables_max_states= need endgame=True")
+        if self.preset == "corner" and not self.endgame:
+            raise ValueError("the corner preset plays by the corner tables: endgame=True")
+
+    @property
+    def tables_preset(self) -> str:
+        """The preset whose tables this player plays by: ``corner`` for the
+        corner preset, ``default`` (the chains') for every other."""
+        return "corner" if self.preset == "corner" else "default"
 
     @property
     def learned(self) -> bool:
@@ -200,7 +209,7 @@ class Player:
             _native.check_endgame_rules(self.size, self.four_probability)
         tables_of = None
         if self.endgame and tables:
-            tables_of = _tables(self.tables, self.tables_max_states)
+            tables_of = _tables(self.tables, self.tables_max_states, self.tables_preset)
         return _native.GamePlayer(
             self.preset,
             self.time_ms,
@@ -228,9 +237,9 @@ def _number(value: float | int, name: str) -> str:
 
 
 @functools.lru_cache(maxsize=2)
-def _tables(path: str | None, max_states: int | None) -> Any:
-    """A process's endgame tables, read (or built) once."""
-    return _native.EndgameTables(path, max_states)
+def _tables(path: str | None, max_states: int | None, preset: str) -> Any:
+    """A process's endgame tables of a preset, read (or built) once."""
+    return _native.EndgameTables(path, max_states, preset)
 
 
 @dataclass(frozen=True)
@@ -446,10 +455,10 @@ def _remote() -> Any:
     return _ray().remote(max_retries=5, retry_exceptions=False)(_play)
 
 
-def _open_tables(path: str | None, max_states: int | None) -> int:
-    """Reads, or builds, the endgame tables in this node's folder (a Ray
-    task); their count."""
-    return int(_native.EndgameTables(path, max_states).count)
+def _open_tables(path: str | None, max_states: int | None, preset: str) -> int:
+    """Reads, or builds, a preset's endgame tables in this node's folder (a
+    Ray task); their count."""
+    return int(_native.EndgameTables(path, max_states, preset).count)
 
 
 def _prepare_tables(ray: Any, players: list[Player]) -> None:
@@ -457,7 +466,7 @@ def _prepare_tables(ray: Any, players: list[Player]) -> None:
     pinned to each node: otherwise every worker process of a node would find
     them missing at once and build them side by side (a minute and 1.2 GB
     each)."""
-    wanted = {(p.tables, p.tables_max_states) for p in players if p.endgame}
+    wanted = {(p.tables, p.tables_max_states, p.tables_preset) for p in players if p.endgame}
     if not wanted:
         return
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -471,9 +480,9 @@ def _prepare_tables(ray: Any, players: list[Player]) -> None:
     tasks = [
         build.options(
             num_cpus=1, scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False)
-        ).remote(path, max_states)
+        ).remote(path, max_states, preset)
         for node in nodes
-        for path, max_states in wanted
+        for path, max_states, preset in wanted
     ]
     ray.get(tasks)
 

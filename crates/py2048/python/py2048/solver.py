@@ -22,7 +22,7 @@ MAX_THREADS: int = _native.MAX_THREADS
 #: The presets: ``tutorial``, ``fast``, ``default``, ``max`` (the heuristic
 #: search) and ``ntuple``, ``ntuple-deep`` (the learned network under a
 #: search; they need its weights file).
-PRESETS = ("tutorial", "fast", "default", "max", "ntuple", "ntuple-deep")
+PRESETS = ("tutorial", "fast", "default", "max", "ntuple", "ntuple-deep", "corner")
 
 #: The weights file the learned presets load by default: the one the wheel
 #: carries (``py2048/weights/``), or, in a build without it, the one in the
@@ -76,18 +76,25 @@ class EndgameTables:
             user's cache folder, which ``cli-ascii tables build`` fills).
         max_states: only the tables of at most this many states (default:
             all, 0.8 GB, built in about two minutes on two cores).
+        preset: the preset whose tables these are: ``"corner"`` for the
+            corner preset's corner tables (4.5 GB, about twelve minutes to
+            build), which it needs; the chains' for every other.
 
     Tables missing from the folder, or damaged, are built there first (a
     line on stderr for each); ``OSError`` if the folder cannot be written.
     """
 
     def __init__(
-        self, path: str | os.PathLike[str] | None = None, *, max_states: int | None = None
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        max_states: int | None = None,
+        preset: str = "default",
     ) -> None:
         if max_states is not None:
             max_states = whole(max_states, "max_states", minimum=1, maximum=2**64 - 1)
         folder = None if path is None else os.fspath(path)
-        self._tables = _native.EndgameTables(folder, max_states)
+        self._tables = _native.EndgameTables(folder, max_states, preset)
         #: The folder.
         self.path: str = self._tables.path
         #: How many tables.

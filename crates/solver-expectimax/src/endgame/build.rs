@@ -31,29 +31,41 @@ pub(super) fn state_odds(g: &Geometry, raw: u64, odds: impl Fn(usize) -> f32 + C
         .fold(0.0, f32::max)
 }
 
-/// Every state's odds, quantised to steps of 1/65535.
+/// Every state's odds, quantised to steps of 1/65535. They are stored so
+/// as soon as they are solved, and the states that depend on them read
+/// them so: the table holds two bytes per state while building too (the
+/// corner step building 128 has over a billion states), and its odds are
+/// the expectimax of the odds it stores.
 pub(super) fn solve(g: &Geometry, progress: &(dyn Fn(u64) + Sync)) -> Box<[u16]> {
-    let goal = g.formation.goal;
     let k = g.free.len();
-    let mut odds = vec![0f32; g.formation.states() as usize];
-    // The work of one sum is split by the two highest digits: (goal + 1)^2
-    // pieces, enough for a few threads to share evenly.
-    let top: Vec<(u8, u8)> = (0..=goal).flat_map(|a| (0..=goal).map(move |b| (a, b))).collect();
+    let mut odds = vec![0u16; g.formation.states() as usize];
+    // below[j]: the largest sum of the digits below j.
+    let below: Vec<u32> = std::iter::once(0)
+        .chain(g.bound.iter().scan(0, |acc, &b| {
+            *acc += tile(b);
+            Some(*acc)
+        }))
+        .collect();
+    // The work of one sum is split by the two highest digits: enough pieces
+    // for a few threads to share evenly.
+    let (hi, lo) = (k - 1, k - 2);
+    let top: Vec<(u8, u8)> =
+        (0..=g.bound[hi]).flat_map(|a| (0..=g.bound[lo]).map(move |b| (a, b))).collect();
     let mut done = 0u64;
-    let max_sum = k as u32 * tile(goal);
-    for sum in (0..=max_sum).rev().step_by(2) {
-        let pieces: Vec<Vec<(u32, f32)>> = top
+    for sum in (0..=below[k]).rev().step_by(2) {
+        let pieces: Vec<Vec<(u32, u16)>> = top
             .par_iter()
             .map(|&(a, b)| {
                 let mut out = Vec::new();
                 let used = tile(a) + tile(b);
-                if used <= sum {
-                    let idx = u32::from(a) * g.stride[k - 1] + u32::from(b) * g.stride[k - 2];
+                if used <= sum && sum - used <= below[lo] {
+                    let idx = u32::from(a) * g.stride[hi] + u32::from(b) * g.stride[lo];
                     let raw = g.fixed_raw
-                        | u64::from(a) << (4 * g.free[k - 1])
-                        | u64::from(b) << (4 * g.free[k - 2]);
+                        | u64::from(a) << (4 * g.free[hi])
+                        | u64::from(b) << (4 * g.free[lo]);
                     let odds = &odds;
-                    walk(g, k - 2, sum - used, idx, raw, &|i| odds[i], &mut out);
+                    let read = |i: usize| f32::from(odds[i]) / ONE;
+                    walk(g, &below, lo, sum - used, idx, raw, &read, &mut out);
                 }
                 out
             })
@@ -67,39 +79,41 @@ pub(super) fn solve(g: &Geometry, progress: &(dyn Fn(u64) + Sync)) -> Box<[u16]>
         progress(done);
     }
     debug_assert_eq!(done, g.formation.states());
-    odds.into_iter().map(|v| (v * ONE).round().clamp(0.0, ONE) as u16).collect()
+    odds.into_boxed_slice()
 }
 
 /// Solves the states whose digits below `j` sum (as tiles) to `rem`, the
 /// digits from `j` up being those of `idx` and `raw`.
+#[allow(clippy::too_many_arguments, reason = "one recursion's state, passed down as it is")]
 fn walk(
     g: &Geometry,
+    below: &[u32],
     j: usize,
     rem: u32,
     idx: u32,
     raw: u64,
     odds: &(impl Fn(usize) -> f32 + Sync + Copy),
-    out: &mut Vec<(u32, f32)>,
+    out: &mut Vec<(u32, u16)>,
 ) {
     if j == 0 {
         if rem == 0 {
-            out.push((idx, state_odds(g, raw, *odds)));
+            let v = state_odds(g, raw, *odds);
+            out.push((idx, (v * ONE).round().clamp(0.0, ONE) as u16));
         }
         return;
     }
-    let goal = g.formation.goal;
-    let below = (j as u32 - 1) * tile(goal);
-    for e in 0..=goal {
+    let cell = g.free[j - 1];
+    for e in 0..=g.bound[j - 1] {
         let t = tile(e);
         if t > rem {
             break;
         }
-        if rem - t > below {
+        if rem - t > below[j - 1] {
             continue;
         }
-        let cell = g.free[j - 1];
         walk(
             g,
+            below,
             j - 1,
             rem - t,
             idx + u32::from(e) * g.stride[j - 1],

@@ -1,8 +1,10 @@
 //! Tables on disk: one file per formation, checked when read, built when
 //! missing or damaged.
 //!
-//! A file is a 32-byte header (the magic `2048EGT1`, the chain's length and
-//! goal, six zero bytes, the state count and a checksum of the odds, all
+//! A file is a 32-byte header (the magic `2048EGT1`, the count of fixed
+//! cells, the goal, the shape (0 for a chain, 1 for the corner step, 2 for
+//! the corner block), five
+//! zero bytes, the state count and a checksum of the odds, all
 //! little-endian) followed by every state's odds as a little-endian `u16`.
 
 use std::fmt;
@@ -10,7 +12,7 @@ use std::fs;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::{Endgame, Formation, Geometry, Table};
+use super::{Endgame, Formation, Geometry, Shape, Table};
 
 const MAGIC: &[u8; 8] = b"2048EGT1";
 const HEADER: usize = 32;
@@ -103,8 +105,13 @@ impl Table {
         let f = self.formation();
         let mut header = [0u8; HEADER];
         header[..8].copy_from_slice(MAGIC);
-        header[8] = f.fixed;
-        header[9] = f.goal;
+        header[8] = f.fixed() as u8;
+        header[9] = f.goal();
+        header[10] = match f.shape() {
+            Shape::Snake(_) => 0,
+            Shape::Step => 1,
+            Shape::Block => 2,
+        };
         header[16..24].copy_from_slice(&(self.odds.len() as u64).to_le_bytes());
         header[24..32].copy_from_slice(&checksum(&self.odds).to_le_bytes());
         w.write_all(&header)?;
@@ -131,10 +138,20 @@ impl Table {
         if got < HEADER {
             return Err(TableError::Truncated { expected: HEADER as u64, found: got as u64 });
         }
-        let formation = Formation::new(usize::from(header[8]), header[9])
-            .map_err(|e| TableError::Header(e.to_string()))?;
+        let formation = match header[10] {
+            0 => Formation::new(usize::from(header[8]), header[9]),
+            1 if usize::from(header[8]) == super::STEP.len() => Formation::step(header[9]),
+            2 if usize::from(header[8]) == super::BLOCK.len() => Formation::block(header[9]),
+            kind => {
+                return Err(TableError::Header(format!(
+                    "no formation has shape {kind} and {} fixed cells",
+                    header[8]
+                )));
+            }
+        }
+        .map_err(|e| TableError::Header(e.to_string()))?;
         let states = u64::from_le_bytes(header[16..24].try_into().expect("8 bytes"));
-        if header[10..16] != [0; 6] || states != formation.states() {
+        if header[11..16] != [0; 5] || states != formation.states() {
             return Err(TableError::Header(format!(
                 "{states} states where a {formation} has {}",
                 formation.states()
@@ -214,7 +231,11 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> Result<usize, TableError> {
 
 /// The file name of a formation's table.
 pub fn file_name(formation: Formation) -> String {
-    format!("snake-{:02}-{:02}.egt", formation.fixed(), formation.goal())
+    match formation.shape() {
+        Shape::Snake(n) => format!("snake-{n:02}-{:02}.egt", formation.goal()),
+        Shape::Step => format!("step-{:02}.egt", formation.goal()),
+        Shape::Block => format!("block-{:02}.egt", formation.goal()),
+    }
 }
 
 /// The largest table of the default set, in states.
@@ -282,6 +303,17 @@ pub fn default_formations(max_states: Option<u64>) -> Vec<Formation> {
         }
     }
     out
+}
+
+/// The corner tables, which the corner search plays by: the corner step
+/// building 16 to 128 and the corner block anchored at 32 to 512 (not
+/// 1024: that one table would double the memory), those of at most
+/// `max_states` states when given. docs/endgame.md measures their size and
+/// build.
+pub fn corner_formations(max_states: Option<u64>) -> Vec<Formation> {
+    let steps = (4..=7).filter_map(|g| Formation::step(g).ok());
+    let blocks = (5..=9).filter_map(|g| Formation::block(g).ok());
+    steps.chain(blocks).filter(|f| max_states.is_none_or(|m| f.states() <= m)).collect()
 }
 
 impl Endgame {

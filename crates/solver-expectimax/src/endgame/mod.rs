@@ -23,6 +23,11 @@
 //! move that maximises the odds; the [`Solver`](crate::Solver) plays it
 //! when a table applies (see [`Solver::with_endgame`](crate::Solver::with_endgame)).
 //!
+//! The corner's formations ([`Shape::Step`], [`Shape::Block`]) fix a few
+//! large tiles in the top-left corner instead of a chain, bound each free
+//! cell on its own and set goals of several tiles; the corner search plays
+//! by them ([`Endgame::advise_step`], [`Endgame::advise_block`]).
+//!
 //! ```
 //! use game_core::Board;
 //! use solver_expectimax::endgame::{Endgame, Formation, Table};
@@ -44,7 +49,10 @@ use std::fmt;
 
 use game_core::{Board, Direction};
 
-pub use file::{CACHE_FOLDER, EndgameError, OpenEvent, TableError, default_formations, file_name};
+pub use file::{
+    CACHE_FOLDER, EndgameError, OpenEvent, TableError, corner_formations, default_formations,
+    file_name,
+};
 
 /// The snake path: the cells (`row * 4 + col`) a chain runs along, from the
 /// corner at row 0, column 0.
@@ -111,12 +119,48 @@ pub fn check_rules(rules: &game_core::Rules) -> Result<(), RulesMismatch> {
     Ok(())
 }
 
-/// A chain of `fixed` tiles along [`SNAKE`] whose smallest (the anchor) is
-/// `2^goal`: the states are the free cells' tiles, each at most `2^goal`;
-/// the goal is a `2^goal` in a free cell beside the anchor.
+/// The cells of the corner step (`row * 4 + col`): three along row 0 from
+/// the corner, two along row 1. Its goal cell, row 1 column 2, completes a
+/// 2x3 rectangle.
+pub const STEP: [usize; 5] = [0, 1, 2, 4, 5];
+
+/// The cell of the corner step where its goal tile is built.
+pub const STEP_GOAL: usize = 6;
+
+/// The cells of the corner block (`row * 4 + col`): three along row 0 from
+/// the corner and three along row 1.
+pub const BLOCK: [usize; 6] = [0, 1, 2, 4, 5, 6];
+
+/// Which cells a formation fixes: see [`Formation`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Shape {
+    /// A chain along [`SNAKE`] of this many cells, whose last (the anchor)
+    /// holds the goal's tile; the goal is that tile in a free cell beside it.
+    Snake(u8),
+    /// The five cells of [`STEP`], each larger than the goal; the goal is
+    /// its tile in [`STEP_GOAL`] with a pair of halves next to it that
+    /// merges into its equal beside it, so that the two make the double.
+    /// The other free cells hold at most half the goal, and the bottom row
+    /// at most a quarter (the bounds that keep the table small). The
+    /// formation, its bounds and its goal building 128 are
+    /// macroxue/2048-ai's; the smaller goals, with the same bounds relative
+    /// to the goal, are ours.
+    Step,
+    /// The six cells of [`BLOCK`], the smallest of row 1 (the anchor) the
+    /// goal's tile, no two neighbours equal; the goal is a chain of its half,
+    /// quarter and two eighths along row 2 from column 0, or down column 3
+    /// from row 0, which collapses into the anchor's equal. The free cells
+    /// hold at most a half (column 0 of row 2, row 0 of column 3), a
+    /// quarter (beside those) or an eighth. macroxue/2048-ai's formation.
+    Block,
+}
+
+/// A situation a table solves: the tiles of some cells fixed (a [`Shape`]),
+/// the goal `2^goal`. The states are the free cells' tiles, each within its
+/// bound; a move that moves a fixed tile or passes a bound is not allowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Formation {
-    fixed: u8,
+    shape: Shape,
     goal: u8,
 }
 
@@ -125,8 +169,10 @@ pub struct Formation {
 pub enum FormationError {
     /// The chain must hold 2 to 14 cells (so that two are free).
     Fixed(usize),
-    /// The goal's exponent must be 2 to 13 (a 4 to an 8192), so that spawned
-    /// tiles fit under it and the chain's other tiles above it.
+    /// The goal's exponent must be 2 to 13 (a 4 to an 8192) for a chain, 4
+    /// to 7 for the step, 5 to 10 for the block: spawned tiles fit under
+    /// every bound, the fixed tiles above the goal, and the table within
+    /// [`MAX_STATES`].
     Goal(u8),
     /// More than [`MAX_STATES`] states.
     TooLarge {
@@ -142,7 +188,11 @@ impl fmt::Display for FormationError {
                 write!(f, "a chain holds 2 to 14 cells, not {n}")
             }
             FormationError::Goal(e) => {
-                write!(f, "a goal tile is 4 to 8192 (exponent 2 to 13), not exponent {e}")
+                write!(
+                    f,
+                    "a goal tile is 4 to 8192 for a chain, 16 to 128 for the step and \
+                     32 to 1024 for the block, not 2^{e}"
+                )
             }
             FormationError::TooLarge { states } => {
                 write!(f, "the table would have {states} states, more than {MAX_STATES}")
@@ -166,19 +216,54 @@ impl Formation {
         if !(2..=13).contains(&goal) {
             return Err(FormationError::Goal(goal));
         }
-        let states = u128::from(goal + 1).pow(16 - fixed as u32);
+        Formation { shape: Shape::Snake(fixed as u8), goal }.checked()
+    }
+
+    /// The corner step ([`Shape::Step`]) building `2^goal`.
+    ///
+    /// # Errors
+    /// [`FormationError::Goal`] when `goal` is outside 4 to 7.
+    pub fn step(goal: u8) -> Result<Formation, FormationError> {
+        if !(4..=7).contains(&goal) {
+            return Err(FormationError::Goal(goal));
+        }
+        Formation { shape: Shape::Step, goal }.checked()
+    }
+
+    /// The corner block ([`Shape::Block`]) whose anchor is `2^goal`.
+    ///
+    /// # Errors
+    /// [`FormationError::Goal`] when `goal` is outside 5 to 10.
+    pub fn block(goal: u8) -> Result<Formation, FormationError> {
+        if !(5..=10).contains(&goal) {
+            return Err(FormationError::Goal(goal));
+        }
+        Formation { shape: Shape::Block, goal }.checked()
+    }
+
+    fn checked(self) -> Result<Formation, FormationError> {
+        let states = self.bounds().iter().map(|&(_, b)| u128::from(b) + 1).product::<u128>();
         if states > u128::from(MAX_STATES) {
             return Err(FormationError::TooLarge { states });
         }
-        Ok(Formation { fixed: fixed as u8, goal })
+        Ok(self)
     }
 
-    /// The cells of the chain: the first this many of [`SNAKE`].
+    /// Which cells are fixed.
+    pub fn shape(self) -> Shape {
+        self.shape
+    }
+
+    /// The number of fixed cells.
     pub fn fixed(self) -> usize {
-        usize::from(self.fixed)
+        match self.shape {
+            Shape::Snake(n) => usize::from(n),
+            Shape::Step => STEP.len(),
+            Shape::Block => BLOCK.len(),
+        }
     }
 
-    /// The exponent of the anchor and of the tile to build beside it.
+    /// The exponent of the tile to build.
     pub fn goal(self) -> u8 {
         self.goal
     }
@@ -188,35 +273,123 @@ impl Formation {
         16 - self.fixed()
     }
 
-    /// The table's states: `(goal + 1)^free`.
+    /// The fixed cells, in [`SNAKE`], [`STEP`] or [`BLOCK`] order.
+    fn fixed_cells(self) -> &'static [usize] {
+        match self.shape {
+            Shape::Snake(n) => &SNAKE[..usize::from(n)],
+            Shape::Step => &STEP,
+            Shape::Block => &BLOCK,
+        }
+    }
+
+    /// The free cells with the largest exponent each may hold, in the
+    /// order of the state index's digits (the first digit varies fastest).
+    fn bounds(self) -> Vec<(usize, u8)> {
+        let g = self.goal;
+        match self.shape {
+            Shape::Snake(n) => SNAKE[usize::from(n)..].iter().map(|&c| (c, g)).collect(),
+            Shape::Step => (0..16)
+                .filter(|c| !STEP.contains(c))
+                .map(|c| {
+                    let bound = match c {
+                        STEP_GOAL => g,
+                        12.. => g - 2,
+                        _ => g - 1,
+                    };
+                    (c, bound)
+                })
+                .collect(),
+            Shape::Block => (0..16)
+                .filter(|c| !BLOCK.contains(c))
+                .map(|c| {
+                    let bound = match c {
+                        3 | 8 => g - 1,
+                        7 | 9 => g - 2,
+                        _ => g - 3,
+                    };
+                    (c, bound)
+                })
+                .collect(),
+        }
+    }
+
+    /// The goal, as patterns: a board is at the goal when it holds every
+    /// (cell, exponent) of one of them.
+    fn goals(self) -> Vec<Vec<(usize, u8)>> {
+        let g = self.goal;
+        match self.shape {
+            Shape::Snake(n) => {
+                let anchor = SNAKE[usize::from(n) - 1];
+                SNAKE[usize::from(n)..]
+                    .iter()
+                    .filter(|&&c| beside(c, anchor))
+                    .map(|&c| vec![(c, g)])
+                    .collect()
+            }
+            // The goal tile in cell 6 with a pair of halves that merges into
+            // its equal beside it (in cell 7 or 10), or a chain down column 3
+            // that collapses into one there.
+            Shape::Step => [
+                vec![(7, g - 1), (3, g - 1)],
+                vec![(7, g - 1), (11, g - 1)],
+                vec![(3, g - 1), (7, g - 2), (11, g - 2)],
+                vec![(10, g - 1), (9, g - 1)],
+                vec![(10, g - 1), (11, g - 1)],
+            ]
+            .into_iter()
+            .map(|p| std::iter::once((STEP_GOAL, g)).chain(p).collect())
+            .collect(),
+            // Half, quarter and an eighth along row 2 from column 0 with
+            // the second eighth beside the first; or the same down column 3.
+            Shape::Block => {
+                let (h, q, e) = (g - 1, g - 2, g - 3);
+                vec![
+                    vec![(8, h), (9, q), (10, e), (14, e)],
+                    vec![(8, h), (9, q), (10, e), (11, e)],
+                    vec![(8, h), (9, q), (13, e), (12, e)],
+                    vec![(8, h), (9, q), (13, e), (14, e)],
+                    vec![(3, h), (7, q), (11, e), (10, e)],
+                    vec![(3, h), (7, q), (11, e), (15, e)],
+                ]
+            }
+        }
+    }
+
+    /// The table's states: the product over the free cells of their
+    /// bound plus one.
     pub fn states(self) -> u64 {
-        u64::from(self.goal + 1).pow(self.free() as u32)
+        self.bounds().iter().map(|&(_, b)| u64::from(b) + 1).product()
     }
 }
 
 impl fmt::Display for Formation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "chain of {} ending in {}", self.fixed, 1u32 << self.goal)
+        match self.shape {
+            Shape::Snake(n) => write!(f, "chain of {n} ending in {}", 1u32 << self.goal),
+            Shape::Step => write!(f, "corner step building {}", 1u32 << self.goal),
+            Shape::Block => write!(f, "corner block anchored at {}", 1u32 << self.goal),
+        }
     }
 }
 
 /// The geometry of a formation on the packed board: where its cells are,
-/// the chain as the tables hold it, and the index of a state.
+/// the fixed tiles as the tables hold them, and the index of a state.
 #[derive(Debug, Clone)]
 struct Geometry {
     formation: Formation,
-    /// Nibble mask of the chain's cells.
+    /// Nibble mask of the fixed cells.
     fixed_mask: u64,
-    /// The chain as the table's boards hold it: the anchor `goal`, the
-    /// others alternating `goal + 1` and `goal + 2` along the path, so that
-    /// no two neighbours are equal (cells beside each other on the snake
-    /// are an odd number of steps apart on it).
+    /// The fixed tiles as the table's boards hold them, all above the goal
+    /// (a chain's anchor: the goal) and no two neighbours equal, so that
+    /// none ever merges.
     fixed_raw: u64,
-    /// The free cells beside the anchor, where the goal tile is wanted.
-    goal_cells: Vec<usize>,
+    /// The goal: boards with every (cell, exponent) of one of these.
+    goals: Vec<Vec<(usize, u8)>>,
     /// The free cells in index order (digit `j` of a state is cell `free[j]`).
     free: Vec<usize>,
-    /// `(goal + 1)^j` for digit `j`.
+    /// The largest exponent of digit `j`.
+    bound: Vec<u8>,
+    /// The product of the radices (bound + 1) of the digits below `j`.
     stride: Vec<u32>,
 }
 
@@ -227,58 +400,77 @@ fn nibble(raw: u64, cell: usize) -> u8 {
 
 impl Geometry {
     fn new(formation: Formation) -> Geometry {
-        let (fixed, goal) = (formation.fixed(), formation.goal);
+        let goal = formation.goal;
+        let cells = formation.fixed_cells();
+        let exponents: Vec<u8> = match formation.shape {
+            // The anchor, then alternately one and two above the goal back
+            // along the path (cells beside each other on the snake are an
+            // odd number of steps apart on it).
+            Shape::Snake(n) => (0..usize::from(n))
+                .map(|i| match usize::from(n) - 1 - i {
+                    0 => goal,
+                    s if s % 2 == 1 => goal + 1,
+                    _ => goal + 2,
+                })
+                .collect(),
+            // Cells 0 1 2 / 4 5: neighbours differ, all above the goal.
+            Shape::Step => vec![goal + 3, goal + 2, goal + 1, goal + 2, goal + 1],
+            // Cells 0 1 2 / 4 5 6: neighbours differ, all above every free
+            // cell's bound (the table's odds do not depend on which holds
+            // the anchor).
+            Shape::Block => vec![goal + 2, goal + 1, goal + 2, goal + 1, goal + 2, goal + 1],
+        };
         let mut fixed_mask = 0;
         let mut fixed_raw = 0;
-        for (i, &cell) in SNAKE[..fixed].iter().enumerate() {
-            let steps_from_anchor = fixed - 1 - i;
-            let e = match steps_from_anchor {
-                0 => goal,
-                s if s % 2 == 1 => goal + 1,
-                _ => goal + 2,
-            };
+        for (&cell, &e) in cells.iter().zip(&exponents) {
             fixed_mask |= 0xF << (4 * cell);
             fixed_raw |= u64::from(e) << (4 * cell);
         }
-        let anchor = SNAKE[fixed - 1];
-        let free: Vec<usize> = SNAKE[fixed..].to_vec();
-        let goal_cells = free.iter().copied().filter(|&c| beside(c, anchor)).collect();
-        let radix = u32::from(goal) + 1;
-        let stride = (0..free.len()).map(|j| radix.pow(j as u32)).collect();
-        Geometry { formation, fixed_mask, fixed_raw, goal_cells, free, stride }
+        let (free, bound): (Vec<usize>, Vec<u8>) = formation.bounds().into_iter().unzip();
+        let goals = formation.goals();
+        let stride = bound
+            .iter()
+            .scan(1u32, |acc, &b| {
+                let s = *acc;
+                *acc = acc.saturating_mul(u32::from(b) + 1);
+                Some(s)
+            })
+            .collect();
+        Geometry { formation, fixed_mask, fixed_raw, goals, free, bound, stride }
     }
 
-    /// The board with the table's chain in place of `raw`'s.
+    /// The board with the table's fixed tiles in place of `raw`'s.
     #[inline]
     fn canonical(&self, raw: u64) -> u64 {
         raw & !self.fixed_mask | self.fixed_raw
     }
 
-    /// Whether a goal tile stands beside the anchor.
+    /// Whether the board holds one of the goal's patterns.
     #[inline]
     fn is_goal(&self, raw: u64) -> bool {
-        self.goal_cells.iter().any(|&c| nibble(raw, c) == self.formation.goal)
+        self.goals.iter().any(|p| p.iter().all(|&(c, e)| nibble(raw, c) == e))
     }
 
     /// The state index of `raw`'s free cells; `None` when a free tile is
-    /// larger than the goal.
+    /// past its cell's bound.
     #[inline]
     fn index(&self, raw: u64) -> Option<u32> {
         let mut idx = 0u32;
-        for &cell in self.free.iter().rev() {
+        for (&cell, &bound) in self.free.iter().zip(&self.bound).rev() {
             let e = nibble(raw, cell);
-            if e > self.formation.goal {
+            if e > bound {
                 return None;
             }
-            idx = idx * (u32::from(self.formation.goal) + 1) + u32::from(e);
+            idx = idx * (u32::from(bound) + 1) + u32::from(e);
         }
         Some(idx)
     }
 
     /// The odds after moving `raw` (a canonical board) to `after`: `None`
-    /// when the move changes nothing, moves the chain or makes a tile past
-    /// the goal; 1 when it reaches the goal; else the spawn's expectation of
-    /// the states' odds, `odds(index)`.
+    /// when the move changes nothing, moves a fixed tile or passes a bound;
+    /// 1 when it reaches the goal; else the spawn's expectation of the
+    /// states' odds, `odds(index)` (every bound is at least 2, so a spawned
+    /// 2 or 4 is a state).
     #[inline]
     fn after_odds(&self, raw: u64, after: u64, odds: impl Fn(usize) -> f32) -> Option<f32> {
         if after == raw || after & self.fixed_mask != self.fixed_raw {
@@ -361,6 +553,13 @@ impl Table {
         }
         let afters = Board::from_raw(raw).slide_each_unscored();
         Some(afters.map(|after| g.after_odds(raw, after.raw(), |i| self.odds_at(i))))
+    }
+
+    /// Whether `raw`'s free cells keep the table's bounds and are not at
+    /// its goal (its fixed cells are not looked at).
+    fn fits(&self, raw: u64) -> bool {
+        let g = &self.geometry;
+        g.index(raw).is_some() && !g.is_goal(g.canonical(raw))
     }
 
     /// The odds of the state `raw` (a board whose chain is this
@@ -496,32 +695,103 @@ impl Endgame {
                     break;
                 }
                 let Some(odds) = table.odds_of_moves(raw) else { continue };
-                let mut values = [None; 4];
-                let mut pick: Option<(Direction, f32)> = None;
-                for d in Direction::ALL {
-                    let v = odds[turned(s, d).index()];
-                    values[d.index()] = v.map(f64::from);
-                    if let Some(v) = v
-                        && pick.is_none_or(|(_, p)| v > p)
-                    {
-                        pick = Some((d, v));
-                    }
-                }
-                if let Some((direction, p)) = pick
-                    && best.is_none_or(|b| f64::from(p) > b.odds)
+                if let Some(advice) = pick(s, &odds, table.formation())
+                    && best.is_none_or(|b| advice.odds > b.odds)
                 {
-                    best = Some(Advice {
-                        direction,
-                        odds: f64::from(p),
-                        values,
-                        formation: table.formation(),
-                    });
+                    best = Some(advice);
                 }
                 break;
             }
         }
         best
     }
+}
+
+impl Endgame {
+    /// The corner step's move for `board`: in each of the board's eight
+    /// symmetries whose [`STEP`] cells hold tiles with no two neighbours
+    /// equal and row 1 falling towards the goal cell, the step table of the
+    /// largest goal below all five whose bounds the free cells keep (and
+    /// whose goal is not reached yet); of those, the one with the best odds
+    /// (the first symmetry on a tie). `None` when no table applies or every
+    /// move breaks the formation.
+    pub fn advise_step(&self, board: Board) -> Option<Advice> {
+        let steps: Vec<&Table> =
+            self.tables.iter().rev().filter(|t| t.formation().shape() == Shape::Step).collect();
+        self.advise_corner(board, |raw| {
+            let t = STEP.map(|c| nibble(raw, c));
+            // Neighbours within the step: cells 0-1, 1-2, 0-4, 1-5, 4-5.
+            let touching = [(0, 1), (1, 2), (0, 3), (1, 4), (3, 4)];
+            if touching.iter().any(|&(a, b)| t[a] == t[b]) || t[3] < t[4] {
+                return None;
+            }
+            let smallest = t.into_iter().min().unwrap_or(0);
+            steps.iter().copied().find(|s| s.formation().goal() < smallest && s.fits(raw))
+        })
+    }
+
+    /// The corner block's move for `board`: in each of the board's eight
+    /// symmetries whose [`BLOCK`] cells hold tiles with no two neighbours
+    /// equal and row 0's last above row 1's, the block table of row 1's
+    /// smallest tile, when the free cells keep its bounds and its goal is
+    /// not reached yet; of those, the one with the best odds (the first
+    /// symmetry on a tie). `None` when no table applies or every move
+    /// breaks the formation.
+    pub fn advise_block(&self, board: Board) -> Option<Advice> {
+        self.advise_corner(board, |raw| {
+            let t = BLOCK.map(|c| nibble(raw, c));
+            // Neighbours within the block (cells 0-1, 1-2, 4-5, 5-6, 0-4,
+            // 1-5) differ, and cell 2 is above cell 6.
+            let touching = [(0, 1), (1, 2), (3, 4), (4, 5), (0, 3), (1, 4)];
+            if touching.iter().any(|&(a, b)| t[a] == t[b]) || t[2] <= t[5] {
+                return None;
+            }
+            let anchor = t[3].min(t[4]).min(t[5]);
+            let table = Formation::block(anchor).ok().and_then(|f| self.table(f))?;
+            table.fits(raw).then_some(table)
+        })
+    }
+
+    /// The best advice over the board's symmetries of the table `find`
+    /// picks for each (turned so that the formation's corner is cell 0).
+    fn advise_corner<'a>(
+        &'a self,
+        board: Board,
+        find: impl Fn(u64) -> Option<&'a Table>,
+    ) -> Option<Advice> {
+        if !board.is_packed() {
+            return None;
+        }
+        let mut best: Option<Advice> = None;
+        for (s, sym) in board.symmetries().into_iter().enumerate() {
+            let raw = sym.raw();
+            let Some(table) = find(raw) else { continue };
+            let Some(odds) = table.odds_of_moves(raw) else { continue };
+            if let Some(advice) = pick(s, &odds, table.formation())
+                && best.is_none_or(|b| advice.odds > b.odds)
+            {
+                best = Some(advice);
+            }
+        }
+        best
+    }
+}
+
+/// The best of a table's odds on a board turned by `symmetry`, as advice
+/// on the board itself; `None` when no move keeps the formation.
+fn pick(symmetry: usize, odds: &[Option<f32>; 4], formation: Formation) -> Option<Advice> {
+    let mut values = [None; 4];
+    let mut best: Option<(Direction, f32)> = None;
+    for d in Direction::ALL {
+        let v = odds[turned(symmetry, d).index()];
+        values[d.index()] = v.map(f64::from);
+        if let Some(v) = v
+            && best.is_none_or(|(_, p)| v > p)
+        {
+            best = Some((d, v));
+        }
+    }
+    best.map(|(direction, p)| Advice { direction, odds: f64::from(p), values, formation })
 }
 
 #[cfg(test)]

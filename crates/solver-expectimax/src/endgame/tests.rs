@@ -7,45 +7,92 @@ use game_core::{Board, Direction};
 
 use super::*;
 
+/// Cells and the exponents they must hold.
+type Pattern = Vec<(usize, u8)>;
+
 /// A plain expectimax over whole boards, memoised, written from the rules
-/// alone: the chain's cells must keep their tiles, no free tile may pass
-/// the goal, and the goal is the anchor's tile in a free cell beside it.
+/// alone: the fixed cells must keep their tiles, no free tile may pass its
+/// bound, and the goal is the goal's tile in a goal cell.
 struct Reference {
-    chain: Vec<(usize, u8)>,
-    anchor: usize,
-    goal: u8,
+    fixed: Vec<(usize, u8)>,
+    /// The goal: boards with every (cell, exponent) of one of these.
+    goals: Vec<Pattern>,
+    /// Each cell's largest exponent (the fixed cells' own).
+    bound: [u8; 16],
     memo: HashMap<u64, f64>,
 }
 
 impl Reference {
-    fn new(formation: Formation, chain: &[u8]) -> Reference {
-        let fixed = formation.fixed();
-        assert_eq!(chain.len(), fixed);
-        Reference {
-            chain: SNAKE[..fixed].iter().copied().zip(chain.iter().copied()).collect(),
-            anchor: SNAKE[fixed - 1],
-            goal: formation.goal(),
-            memo: HashMap::new(),
-        }
+    /// The formation with `tiles` in its fixed cells (in [`SNAKE`] order for
+    /// a chain, [`STEP`] or [`BLOCK`] order for the corner's shapes).
+    fn new(formation: Formation, tiles: &[u8]) -> Reference {
+        let goal = formation.goal();
+        let (cells, goals): (&[usize], Vec<Pattern>) = match formation.shape() {
+            Shape::Snake(n) => {
+                let n = usize::from(n);
+                let anchor = SNAKE[n - 1];
+                let beside = SNAKE[n..].iter().filter(|&&c| beside(c, anchor));
+                (&SNAKE[..n], beside.map(|&c| vec![(c, goal)]).collect())
+            }
+            // Row 1 column 2 holds the goal, and a pair of halves stands
+            // where it merges into the goal's equal beside it, or a chain
+            // of a half and two quarters runs down column 3.
+            Shape::Step => {
+                let (h, q) = (goal - 1, goal - 2);
+                let goals = vec![
+                    vec![(6, goal), (7, h), (3, h)],
+                    vec![(6, goal), (7, h), (11, h)],
+                    vec![(6, goal), (3, h), (7, q), (11, q)],
+                    vec![(6, goal), (10, h), (9, h)],
+                    vec![(6, goal), (10, h), (11, h)],
+                ];
+                (&[0, 1, 2, 4, 5], goals)
+            }
+            // A half, a quarter and two eighths in a row from row 2's first
+            // cell (the second eighth below or beside the first), or from
+            // row 0's last cell down.
+            Shape::Block => {
+                let (h, q, e) = (goal - 1, goal - 2, goal - 3);
+                let goals = vec![
+                    vec![(8, h), (9, q), (10, e), (14, e)],
+                    vec![(8, h), (9, q), (10, e), (11, e)],
+                    vec![(8, h), (9, q), (13, e), (12, e)],
+                    vec![(8, h), (9, q), (13, e), (14, e)],
+                    vec![(3, h), (7, q), (11, e), (10, e)],
+                    vec![(3, h), (7, q), (11, e), (15, e)],
+                ];
+                (&[0, 1, 2, 4, 5, 6], goals)
+            }
+        };
+        assert_eq!(cells.len(), tiles.len());
+        let fixed: Vec<(usize, u8)> = cells.iter().copied().zip(tiles.iter().copied()).collect();
+        let bound = std::array::from_fn(|c| match (formation.shape(), c) {
+            (_, c) if cells.contains(&c) => tiles[cells.iter().position(|&f| f == c).unwrap()],
+            (Shape::Snake(_), _) => goal,
+            (Shape::Step, 6) => goal,
+            (Shape::Step, 12..) => goal - 2,
+            (Shape::Step, _) => goal - 1,
+            (Shape::Block, 3 | 8) => goal - 1,
+            (Shape::Block, 7 | 9) => goal - 2,
+            (Shape::Block, _) => goal - 3,
+        });
+        Reference { fixed, goals, bound, memo: HashMap::new() }
     }
 
-    fn cell(board: Board, c: usize) -> u8 {
-        board.to_exponents()[c / 4][c % 4]
-    }
-
-    fn is_chain(&self, c: usize) -> bool {
-        self.chain.iter().any(|&(cell, _)| cell == c)
+    /// The board's tiles, cell by cell (`row * 4 + col`).
+    fn cells(board: Board) -> [u8; 16] {
+        let rows = board.to_exponents();
+        std::array::from_fn(|c| rows[c / 4][c % 4])
     }
 
     fn reached(&self, board: Board) -> bool {
-        (0..16).any(|c| {
-            !self.is_chain(c) && beside(c, self.anchor) && Reference::cell(board, c) == self.goal
-        })
+        let cells = Reference::cells(board);
+        self.goals.iter().any(|p| p.iter().all(|&(c, e)| cells[c] == e))
     }
 
     fn keeps(&self, board: Board) -> bool {
-        self.chain.iter().all(|&(c, e)| Reference::cell(board, c) == e)
-            && (0..16).all(|c| self.is_chain(c) || Reference::cell(board, c) <= self.goal)
+        let cells = Reference::cells(board);
+        self.fixed.iter().all(|&(c, e)| cells[c] == e) && (0..16).all(|c| cells[c] <= self.bound[c])
     }
 
     fn odds(&mut self, board: Board) -> f64 {
@@ -73,7 +120,8 @@ impl Reference {
         if self.reached(after) {
             return Some(1.0);
         }
-        let empty: Vec<usize> = (0..16).filter(|&c| Reference::cell(after, c) == 0).collect();
+        let cells = Reference::cells(after);
+        let empty: Vec<usize> = (0..16).filter(|&c| cells[c] == 0).collect();
         let mut sum = 0.0;
         for &c in &empty {
             sum += 0.9 * self.odds(after.with_exponent_unchecked(c, 1));
@@ -81,29 +129,23 @@ impl Reference {
         }
         Some(sum / empty.len() as f64)
     }
-}
 
-/// Every state of a formation as a board with `chain` in place.
-fn states(formation: Formation, chain: &[u8]) -> Vec<Board> {
-    let free = &SNAKE[formation.fixed()..];
-    let mut base = Board::EMPTY;
-    for (&c, &e) in SNAKE.iter().zip(chain) {
-        base = base.with_exponent_unchecked(c, e);
+    /// Every state: each free cell's every tile within its bound, the fixed
+    /// tiles in place.
+    fn states(&self) -> Vec<Board> {
+        let mut boards = vec![Board::EMPTY];
+        for c in 0..16 {
+            let tiles: Vec<u8> = match self.fixed.iter().find(|&&(f, _)| f == c) {
+                Some(&(_, e)) => vec![e],
+                None => (0..=self.bound[c]).collect(),
+            };
+            boards = boards
+                .iter()
+                .flat_map(|b| tiles.iter().map(|&e| b.with_exponent_unchecked(c, e)))
+                .collect();
+        }
+        boards
     }
-    let radix = u64::from(formation.goal()) + 1;
-    (0..formation.states())
-        .map(|mut i| {
-            let mut b = base;
-            for &c in free {
-                let e = (i % radix) as u8;
-                i /= radix;
-                if e > 0 {
-                    b = b.with_exponent_unchecked(c, e);
-                }
-            }
-            b
-        })
-        .collect()
 }
 
 /// A chain of `fixed` tiles ending in `2^goal`, each double the next.
@@ -120,7 +162,7 @@ fn the_tables_match_a_plain_expectimax_on_every_state() {
         let chain = chain(fixed, goal);
         let mut reference = Reference::new(formation, &chain);
         let mut nonzero = 0;
-        for board in states(formation, &chain) {
+        for board in reference.states() {
             let want = reference.odds(board);
             let got = table.odds(board).expect("a state of the table");
             assert!(
@@ -148,12 +190,40 @@ fn a_table_holds_for_any_decreasing_chain_of_its_length_and_anchor() {
         let formation = Formation::new(fixed, goal).unwrap();
         let table = Table::build(formation, &|_| {});
         let mut reference = Reference::new(formation, &chain);
-        for board in states(formation, &chain) {
+        for board in reference.states() {
             let (got, want) = (table.odds(board).unwrap(), reference.odds(board));
             assert!(
                 (got - want).abs() < 1e-4,
                 "{formation}: {board:?}: table {got}, reference {want}"
             );
+        }
+    }
+}
+
+#[test]
+fn the_corner_tables_match_a_plain_expectimax_on_every_state() {
+    // The fixed tiles only have to be above the free cells' bounds, with
+    // neighbours different: two arrangements each, every state of the
+    // smallest step and block (every seventh with the second).
+    let cases: [(Formation, Vec<u8>, Vec<u8>); 2] = [
+        (Formation::step(4).unwrap(), vec![8, 7, 6, 7, 5], vec![15, 9, 13, 10, 14]),
+        (Formation::block(5).unwrap(), vec![9, 8, 7, 6, 7, 5], vec![15, 11, 14, 12, 9, 13]),
+    ];
+    for (formation, first, second) in cases {
+        let table = Table::build(formation, &|_| {});
+        for (tiles, step) in [(first, 1), (second, 7)] {
+            let mut reference = Reference::new(formation, &tiles);
+            let (mut interior, mut all) = (0, 0);
+            for board in reference.states().into_iter().step_by(step) {
+                let (got, want) = (table.odds(board).unwrap(), reference.odds(board));
+                assert!(
+                    (got - want).abs() < 1e-4,
+                    "{formation}: {board:?}: table {got}, reference {want}"
+                );
+                interior += usize::from(want > 0.0 && want < 1.0);
+                all += 1;
+            }
+            assert!(interior * 8 > all, "{formation}: {interior} interior states of {all}");
         }
     }
 }
@@ -165,7 +235,7 @@ fn the_advice_is_the_reference_best_move_in_every_symmetry() {
     let chain = chain(11, 5);
     let mut reference = Reference::new(formation, &chain);
     let mut advised = 0;
-    for board in states(formation, &chain).into_iter().step_by(97) {
+    for board in reference.states().into_iter().step_by(97) {
         if reference.reached(board) {
             assert_eq!(endgame.advise(board, 0), None, "{board:?}: the chain can merge now");
             continue;
@@ -371,4 +441,121 @@ fn the_solver_uses_the_tables_under_the_standard_rules_only() {
     .build()
     .unwrap();
     assert_eq!(solver.decide(&board, &fours).unwrap().endgame, None);
+}
+
+#[test]
+fn the_corner_advice_is_the_reference_best_move_in_every_symmetry() {
+    let step = Formation::step(4).unwrap();
+    let block = Formation::block(5).unwrap();
+    let endgame =
+        Endgame::from_tables(vec![Table::build(step, &|_| {}), Table::build(block, &|_| {})]);
+    // Fixed tiles the advice accepts: row 1 falls towards the goal cell,
+    // and (the block) row 0's last tile is above row 1's.
+    let cases: [(Formation, Vec<u8>); 2] =
+        [(step, vec![9, 8, 7, 7, 6]), (block, vec![10, 9, 8, 7, 6, 5])];
+    for (formation, tiles) in cases {
+        let advise = |b: Board| match formation.shape() {
+            Shape::Step => endgame.advise_step(b),
+            _ => endgame.advise_block(b),
+        };
+        let mut reference = Reference::new(formation, &tiles);
+        let mut advised = 0;
+        for board in reference.states().into_iter().step_by(211) {
+            let want: Vec<Option<f64>> = Direction::ALL.map(|d| reference.after(board, d)).to_vec();
+            if reference.reached(board) {
+                assert_eq!(advise(board), None, "{board:?}: at the goal already");
+                continue;
+            }
+            let best = want.iter().flatten().fold(0.0f64, |a, &b| a.max(b));
+            let Some(advice) = advise(board) else {
+                assert!(want.iter().all(Option::is_none), "{board:?}: no advice, {want:?}");
+                continue;
+            };
+            advised += 1;
+            assert_eq!(advice.formation, formation);
+            assert!((advice.odds - best).abs() < 1e-4, "{board:?}: {advice:?} vs {want:?}");
+            for (s, sym) in board.symmetries().into_iter().enumerate() {
+                let a = advise(sym).expect("the same formation, turned");
+                assert!((a.odds - advice.odds).abs() < 1e-6, "{formation} symmetry {s}");
+                assert_eq!(
+                    a.values[turned(s, advice.direction).index()].map(|v| (v * 1e4).round()),
+                    advice.values[advice.direction.index()].map(|v| (v * 1e4).round()),
+                    "{formation} symmetry {s}"
+                );
+            }
+        }
+        assert!(advised > 20, "{formation}: only {advised} boards advised");
+    }
+    // Two equal neighbours in the step: no advice (they would merge).
+    let board: Board = "512 256 128 0/512 64 0 0/0 0 0 0/0 2 0 0".parse().unwrap();
+    assert_eq!(endgame.advise_step(board), None);
+    // Row 1 rising towards the goal cell: no advice.
+    let board: Board = "512 256 128 0/64 256 0 0/0 0 0 0/0 2 0 0".parse().unwrap();
+    assert_eq!(endgame.advise_step(board), None);
+}
+
+#[test]
+fn corner_formations_refuse_what_a_table_cannot_hold() {
+    assert_eq!(Formation::step(3), Err(FormationError::Goal(3)));
+    assert_eq!(Formation::block(4), Err(FormationError::Goal(4)));
+    assert!(Formation::block(10).is_ok());
+    assert_eq!(Formation::block(11), Err(FormationError::Goal(11)));
+    assert_eq!(Formation::step(8), Err(FormationError::Goal(8)));
+    // 8 * 7^6 * 6^4 and 10 * 9 * 10 * 9 * 8^6.
+    assert_eq!(Formation::step(7).unwrap().states(), 8 * 117_649 * 1_296);
+    assert_eq!(Formation::block(10).unwrap().states(), 8_100 * 262_144);
+    assert_eq!(file_name(Formation::step(7).unwrap()), "step-07.egt");
+    assert_eq!(file_name(Formation::block(9).unwrap()), "block-09.egt");
+    assert_eq!(Formation::step(7).unwrap().to_string(), "corner step building 128");
+    assert_eq!(Formation::block(9).unwrap().to_string(), "corner block anchored at 512");
+    let corner = corner_formations(None);
+    assert_eq!(corner.len(), 9);
+    assert!(corner.iter().all(|f| !matches!(f.shape(), Shape::Snake(_))));
+    // The step building 16 (1,658,880 states), the blocks anchored at 32
+    // (291,600) and at 64 (3,686,400).
+    assert_eq!(corner_formations(Some(4_000_000)).len(), 3);
+}
+
+#[test]
+fn corner_files_round_trip_and_say_their_shape() {
+    for formation in [Formation::step(4).unwrap(), Formation::block(5).unwrap()] {
+        let table = Table::build(formation, &|_| {});
+        let bytes = written(&table);
+        let back = Table::read_from(&mut &bytes[..]).unwrap();
+        assert_eq!(back.formation(), formation);
+        assert_eq!(back.odds, table.odds);
+        // Another shape in the header: refused (its count of fixed cells
+        // is not that shape's).
+        let mut other = bytes.clone();
+        other[10] = if formation.shape() == Shape::Step { 2 } else { 1 };
+        assert!(matches!(Table::read_from(&mut &other[..]), Err(TableError::Header(_))));
+        let mut unknown = bytes.clone();
+        unknown[10] = 7;
+        let err = Table::read_from(&mut &unknown[..]).unwrap_err();
+        assert!(err.to_string().contains("no formation has shape 7"), "{err}");
+    }
+}
+
+#[test]
+fn the_corner_search_plays_by_the_corner_tables_and_the_others_do_not() {
+    use crate::{Preset, Solver};
+    use game_core::Rules;
+    let step = Formation::step(4).unwrap();
+    let tables = std::sync::Arc::new(Endgame::from_tables(vec![Table::build(step, &|_| {})]));
+    // Up merges the 4s of column 3 into the second 8 the goal wants.
+    let board: Board = "512 256 128 0/256 64 16 8/0 0 0 4/0 0 0 4".parse().unwrap();
+    let advice = tables.advise_step(board).expect("the step");
+    assert_eq!((advice.direction, advice.odds), (Direction::Up, 1.0));
+    let corner = Solver::new(Preset::Corner.config()).unwrap().with_endgame(tables.clone());
+    let decision = corner.decide(&board, &Rules::default()).unwrap();
+    assert_eq!((decision.direction, decision.endgame), (Direction::Up, Some(step)));
+    let mut fast = Preset::Fast.config();
+    fast.table_bytes = 1 << 20;
+    let other = Solver::new(fast).unwrap().with_endgame(tables.clone());
+    assert_eq!(other.decide(&board, &Rules::default()).unwrap().endgame, None);
+    // Below the step's bar (odds 0.57 here) the search decides.
+    let board: Board = "512 256 128 0/256 64 0 0/0 0 0 0/0 2 0 0".parse().unwrap();
+    let odds = tables.advise_step(board).expect("the step").odds;
+    assert!(odds > 0.5 && odds < crate::STEP_MIN_ODDS, "{odds}");
+    assert_eq!(corner.decide(&board, &Rules::default()).unwrap().endgame, None);
 }
