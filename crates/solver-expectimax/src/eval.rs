@@ -358,7 +358,10 @@ pub(crate) fn corner_line(exponents: &[u8]) -> f32 {
 }
 
 /// The corner heuristic (macroxue/2048-ai's evaluation): every row scored
-/// from column 0 and every column from row 0 by [`corner_line`], so the
+/// from column 0 and every column from row 0 (a tile of exponent `r`
+/// weighs `r * 2^r`; the first tile counts its weight, a falling or level
+/// pair of neighbours both weights, the first once more when level, and a
+/// rising pair twelve times the difference, below 0), so the
 /// largest tiles gather in the top-left corner, falling along row 0 and
 /// down column 0, the formations of the corner tables
 /// ([`crate::endgame::corner_formations`]). Unlike [`WeightedEvaluator`] it
