@@ -716,8 +716,6 @@ impl Endgame {
     /// (the first symmetry on a tie). `None` when no table applies or every
     /// move breaks the formation.
     pub fn advise_step(&self, board: Board) -> Option<Advice> {
-        let steps: Vec<&Table> =
-            self.tables.iter().rev().filter(|t| t.formation().shape() == Shape::Step).collect();
         self.advise_corner(board, |raw| {
             let t = STEP.map(|c| nibble(raw, c));
             // Neighbours within the step: cells 0-1, 1-2, 0-4, 1-5, 4-5.
@@ -726,7 +724,11 @@ impl Endgame {
                 return None;
             }
             let smallest = t.into_iter().min().unwrap_or(0);
-            steps.iter().copied().find(|s| s.formation().goal() < smallest && s.fits(raw))
+            // Largest goal first: the tables are sorted by formation.
+            self.tables.iter().rev().find(|t| {
+                let f = t.formation();
+                f.shape() == Shape::Step && f.goal() < smallest && t.fits(raw)
+            })
         })
     }
 
