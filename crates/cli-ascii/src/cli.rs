@@ -234,8 +234,9 @@ pub(crate) struct SearchArgs {
 #[derive(Debug, Clone, Args)]
 pub(crate) struct SearchSettings {
     /// The search settings: tutorial (the Java tutorial's player), the
-    /// heuristic's fast, default and max, or the learned network's ntuple
-    /// and ntuple-deep.
+    /// heuristic's fast, default and max, the learned network's ntuple and
+    /// ntuple-deep, or corner (the corner heuristic with its endgame
+    /// tables).
     #[arg(long, default_value_t = Preset::Default)]
     pub(crate) preset: Preset,
     /// Search this many chance layers deep, always (overrides the preset).

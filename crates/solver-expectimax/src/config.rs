@@ -45,9 +45,10 @@ pub enum Algorithm {
     /// which keeps the largest tiles in the top-left corner, falling along
     /// row 0 and down column 0: the formations of the corner tables
     /// ([`crate::endgame::corner_formations`]), which decide where they
-    /// apply when the solver has them. Chance nodes and cut-offs are those
-    /// of [`Algorithm::Expectimax`]; no transposition table (a lost board's
-    /// value depends on the root's largest tile).
+    /// apply when the solver has them. Chance nodes, cut-offs and the table
+    /// are those of [`Algorithm::Expectimax`]; a chance node whose board
+    /// scores below twice the weight of the root's largest tile is not
+    /// searched (see [`crate::CornerEvaluator`]'s `prune_below`).
     Corner {
         /// As for [`Algorithm::Expectimax`].
         prob_cutoff: f32,
@@ -281,9 +282,10 @@ pub enum Preset {
     /// deeper on a crowded board (at most 3 empty cells: four moves and the
     /// three spawns between them), where games are lost; every core.
     NtupleDeep,
-    /// The corner heuristic ([`Algorithm::Corner`]) four moves deep,
-    /// branches below 1/128 cut, playing by the corner tables wherever they
-    /// apply (the frontends open them for it; macroxue/2048-ai's design).
+    /// The corner heuristic ([`Algorithm::Corner`]) five chance layers
+    /// deep, branches below 1/512 cut (macroxue/2048-ai's depth 5), playing
+    /// by the corner tables wherever they apply (the frontends open them
+    /// for it; that program's design).
     Corner,
 }
 
@@ -364,13 +366,14 @@ impl Preset {
             },
             // One thread: the tables decide about half the moves, and the
             // search of the others is small (docs/endgame.md); a
-            // tournament plays a game per core instead.
+            // tournament plays a game per core instead. The table is the
+            // size of the public program's (4 Mi entries).
             Preset::Corner => SearchConfig {
-                algorithm: Algorithm::Corner { prob_cutoff: 1.0 / 128.0 },
-                depth: Depth::Fixed(4),
+                algorithm: Algorithm::Corner { prob_cutoff: 1.0 / 512.0 },
+                depth: Depth::Fixed(5),
                 time_budget: None,
                 threads: 1,
-                table_bytes: 0,
+                table_bytes: 64 << 20,
             },
         }
     }

@@ -25,6 +25,26 @@ pub trait Evaluator<B: GameBoard>: Send + Sync {
         let _ = root;
         0.0
     }
+
+    /// In a search from `root`, a chance node whose board evaluates below
+    /// this is not searched: its value is its evaluation. The default,
+    /// minus infinity, searches every node.
+    fn prune_below(&self, root: &B) -> f32 {
+        let _ = root;
+        f32::NEG_INFINITY
+    }
+
+    /// What [`Evaluator::lost_value`] and [`Evaluator::prune_below`] read
+    /// of `root`, as a number below 64: two roots with the same context
+    /// must get the same values of both. The search keys its transposition
+    /// table by it, so that an entry made from one root is exact for every
+    /// other. The default, 0, suits evaluators whose two values do not
+    /// depend on the root on packed 4x4 boards (the only ones the table
+    /// holds).
+    fn context(&self, root: &B) -> u8 {
+        let _ = root;
+        0
+    }
 }
 
 /// Calls `f` with each row and each column of `board` as exponents, the
@@ -399,6 +419,25 @@ impl<B: GameBoard> Evaluator<B> for CornerEvaluator {
     /// largest tiles are out of order (the public program's rule).
     fn lost_value(&self, root: &B) -> f32 {
         -(2.0 * corner_tile(root.max_exponent())).max(131_072.0)
+    }
+
+    /// Twice the weight of the root's largest tile, when the root itself
+    /// scores 0 or more (else nothing is pruned): a board below it has let
+    /// the largest tile leave the corner or the row fall out of order, and
+    /// searching it further only costs time (the public program's rule; it
+    /// spends the search on the boards that keep the formation).
+    fn prune_below(&self, root: &B) -> f32 {
+        if self.evaluate(root) < 0.0 {
+            f32::NEG_INFINITY
+        } else {
+            2.0 * corner_tile(root.max_exponent())
+        }
+    }
+
+    /// The root's largest exponent and whether the root scores 0 or more:
+    /// all that the two values above read of it.
+    fn context(&self, root: &B) -> u8 {
+        root.max_exponent().min(31) << 1 | u8::from(self.evaluate(root) >= 0.0)
     }
 }
 

@@ -3,8 +3,10 @@
 //! - [`Solver`] turns a board into a [`Decision`]: the best direction, each
 //!   direction's value, the depth, the counters and the time.
 //! - [`SearchConfig`] says how; [`Preset`] names ready-made settings:
-//!   `tutorial` (the Java tutorial's player, decision for decision), `fast`,
-//!   `default` and `max`.
+//!   `tutorial` (the Java tutorial's player, decision for decision), the
+//!   heuristic's `fast`, `default` and `max`, the learned `ntuple` and
+//!   `ntuple-deep` (with a network from outside this crate), and `corner`
+//!   (with the corner tables of [`endgame`]).
 //! - [`Player`]s ([`ExpectimaxPlayer`], [`RandomPlayer`]) and
 //!   [`run_tournament`] play seeded games.
 //!

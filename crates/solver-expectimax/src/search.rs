@@ -5,10 +5,12 @@
 //! class (4 per octave, by masking the `f32` mantissa), and everything below
 //! the node (cut-offs, children's probabilities) is computed from the class,
 //! not the exact product. So a chance node's value is a pure function of
-//! (board, depth left, class); the table's key is that triple with what
-//! cannot change the value taken out ([`Classes::key`]). A hit is exactly
-//! the value a search would compute, and the decision at a fixed depth is
-//! the same whatever the thread count or the table's contents.
+//! (board, depth left, class, the root's context: what the lost value and
+//! the pruning bound read of the root, [`Evaluator::context`]); the table's
+//! key is that with what cannot change the value taken out
+//! ([`Classes::key`]). A hit is exactly the value a search would compute,
+//! and the decision at a fixed depth is the same whatever the thread count
+//! or the table's contents.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -19,7 +21,7 @@ use rayon::prelude::*;
 use crate::eval::Evaluator;
 use crate::hash::MixMap;
 use crate::stats::Stats;
-use crate::table::TransTable;
+use crate::table::{Key, TransTable};
 
 /// Rounds a probability down to its class: sign, exponent and the top two
 /// mantissa bits of the `f32`.
@@ -152,12 +154,16 @@ pub(crate) struct Shared<'a, E> {
     pub(crate) ends: Ends,
 }
 
-/// Where a max node's best starts, and what it is worth when no move is
-/// legal (a lost board).
+/// Where a max node's best starts, what it is worth when no move is
+/// legal (a lost board), below which evaluation a chance node is not
+/// searched, and the root's context that determines all three for the
+/// table's key.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Ends {
     floor: f32,
     lost: f32,
+    prune: f32,
+    context: u8,
 }
 
 impl Ends {
@@ -171,11 +177,28 @@ impl Ends {
     /// minus infinity, so that every move that survives is worth more than
     /// losing (a learned value is 0 or more, a lost board a hair below 0;
     /// outside the tuned game the heuristic's lost value is below all its
-    /// values).
+    /// values). Chance nodes are pruned by [`Evaluator::prune_below`].
     pub(crate) fn new<B: GameBoard, E: Evaluator<B>>(eval: &E, root: &B, rewards: bool) -> Ends {
         let lost = eval.lost_value(root);
         let floor = if rewards || lost < 0.0 { f32::NEG_INFINITY } else { 0.0 };
-        Ends { floor, lost }
+        Ends { floor, lost, prune: eval.prune_below(root), context: eval.context(root) }
+    }
+
+    /// Whether the search evaluates chance nodes to prune them.
+    #[inline]
+    pub(crate) fn prunes(&self) -> bool {
+        self.prune > f32::NEG_INFINITY
+    }
+
+    /// A chance node's value without searching it: its board's score, when
+    /// that is below the evaluator's bound ([`Evaluator::prune_below`]).
+    #[inline]
+    pub(crate) fn pruned<B: GameBoard, E: Evaluator<B>>(&self, eval: &E, board: &B) -> Option<f32> {
+        if !self.prunes() {
+            return None;
+        }
+        let value = eval.evaluate(board);
+        (value < self.prune).then_some(value)
     }
 }
 
@@ -314,18 +337,33 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
         }
     }
 
+    /// The table's key for a chance node: what cannot change its value
+    /// taken out ([`Classes::key`]), the root's context added.
+    #[inline]
+    fn key(&self, board: &B, depth: u32, class: u32) -> Key {
+        let (depth, class) = self.shared.classes.key(depth, class, board.count_empty());
+        Key { depth, class, context: self.shared.ends.context }
+    }
+
     #[inline]
     fn probe(&self, board: &B, depth: u32, class: u32) -> Option<f32> {
-        let (depth, class) = self.shared.classes.key(depth, class, board.count_empty());
+        let key = self.key(board, depth, class);
         match board.packed() {
-            Some(k) => self.table_for(depth).and_then(|t| t.get(k, depth, class)),
-            None => self.memo.get(&(*board, depth, class)).copied(),
+            Some(k) => self.table_for(key.depth).and_then(|t| t.get(k, key)),
+            None => self.memo.get(&(*board, key.depth, key.class)).copied(),
         }
     }
 
-    /// A chance node that is neither a leaf nor in the table: every spawn,
-    /// then the result stored.
+    /// A chance node that is neither a leaf nor in the table: its
+    /// evaluation when that is below the pruning bound ([`Ends`]), else
+    /// every spawn, then the result stored.
     fn expand(&mut self, board: &B, depth: u32, class: u32) -> Result<f32, Aborted> {
+        if self.shared.ends.prunes() {
+            self.stats.evals += 1;
+            if let Some(value) = self.shared.ends.pruned(self.shared.eval, board) {
+                return Ok(value);
+            }
+        }
         self.check_clock()?;
         self.stats.nodes += 1;
         let n = board.count_empty();
@@ -350,12 +388,12 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
             }
         }
         let value = total / n as f32;
-        let (depth, class) = self.shared.classes.key(depth, class, n);
-        match (self.table_for(depth), board.packed()) {
-            (Some(table), Some(k)) => table.put(k, depth, class, value),
+        let key = self.key(board, depth, class);
+        match (self.table_for(key.depth), board.packed()) {
+            (Some(table), Some(k)) => table.put(k, key, value),
             (_, Some(_)) => {}
             (_, None) => {
-                self.memo.insert((*board, depth, class), value);
+                self.memo.insert((*board, key.depth, key.class), value);
             }
         }
         Ok(value)
@@ -456,6 +494,43 @@ mod tests {
     use super::*;
     use crate::eval::{WeightedEvaluator, Weights};
     use game_core::Board;
+
+    /// A table entry is exact only for roots of its context (the corner
+    /// search's bound and lost value read the root's largest tile): primed
+    /// from one root, the table must not answer a search from a root of
+    /// another context with that root's values.
+    #[test]
+    fn table_entries_serve_only_roots_of_their_context() {
+        use crate::eval::CornerEvaluator;
+        use crate::table::{Paging, TransTable};
+        let eval = CornerEvaluator::new();
+        let stop = AtomicBool::new(false);
+        let small: Board = "128 64 0 0/2 0 0 0/0 0 0 0/0 0 0 0".parse().expect("valid");
+        let large: Board = "2048 64 0 0/2 0 0 0/0 0 0 0/0 0 0 0".parse().expect("valid");
+        let node: Board = "256 128 64 8/32 16 4 0/8 2 0 0/2 0 0 0".parse().expect("valid");
+        let value = |root: &Board, table: Option<&TransTable>| {
+            let shared = Shared {
+                eval: &eval,
+                table,
+                leaves: None,
+                classes: Classes::new(0.9, 0.1, 1e-3),
+                p2: 0.9,
+                p4: 0.1,
+                deadline: None,
+                stop: &stop,
+                parallel: false,
+                rewards: false,
+                ends: Ends::new(&eval, root, false),
+            };
+            let work = Work::Chance { board: node, depth: 3, class: Classes::of(1.0), gain: 0.0 };
+            Task::new(&shared).run(&work).ok().map(f32::to_bits)
+        };
+        assert_ne!(value(&small, None), value(&large, None), "the roots must differ here");
+        let table = TransTable::with_bytes(1 << 20, Paging::Lazy).expect("a table");
+        assert_eq!(value(&small, Some(&table)), value(&small, None));
+        assert_eq!(value(&large, Some(&table)), value(&large, None));
+        assert_eq!(value(&small, Some(&table)), value(&small, None));
+    }
 
     /// The parallel expansion must give the sequential loop's value to the
     /// bit (and count the same work), whichever thread runs which spawn.

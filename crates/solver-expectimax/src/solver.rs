@@ -171,9 +171,9 @@ enum Engine {
     Expectimax { eval: WeightedEvaluator, tables: Tables, cutoff: f32 },
     /// The learned search keeps its network and its own tables.
     Learned { eval: SharedEvaluator, tables: Tables, cutoff: f32 },
-    /// The corner search keeps its evaluator's row table (and no
-    /// transposition table: see [`Algorithm::Corner`]).
-    Corner { eval: CornerEvaluator, cutoff: f32 },
+    /// The corner search keeps its evaluator's row table and its
+    /// transposition tables.
+    Corner { eval: CornerEvaluator, tables: Tables, cutoff: f32 },
 }
 
 /// A learned evaluator of packed 4x4 afterstates, shared by the solvers
@@ -207,8 +207,10 @@ impl Tables {
 impl Engine {
     fn tables(&self) -> Option<&Tables> {
         match self {
-            Engine::Expectimax { tables, .. } | Engine::Learned { tables, .. } => Some(tables),
-            Engine::Tutorial | Engine::Corner { .. } => None,
+            Engine::Expectimax { tables, .. }
+            | Engine::Learned { tables, .. }
+            | Engine::Corner { tables, .. } => Some(tables),
+            Engine::Tutorial => None,
         }
     }
 }
@@ -291,9 +293,11 @@ impl Solver {
                 tables: Tables::with_bytes(config.table_bytes, paging),
                 cutoff: prob_cutoff,
             },
-            (Algorithm::Corner { prob_cutoff }, None) => {
-                Engine::Corner { eval: CornerEvaluator::new(), cutoff: prob_cutoff }
-            }
+            (Algorithm::Corner { prob_cutoff }, None) => Engine::Corner {
+                eval: CornerEvaluator::new(),
+                tables: Tables::with_bytes(config.table_bytes, paging),
+                cutoff: prob_cutoff,
+            },
             (Algorithm::Learned { .. }, None) => return Err(ConfigError::NoEvaluator),
             (_, Some(_)) => return Err(ConfigError::UnusedEvaluator),
         };
@@ -465,8 +469,8 @@ impl Solver {
                     }
                 }
             }
-            Engine::Corner { eval, cutoff } => {
-                self.decide_expectimax(board, rules, *cutoff, eval, None, false)
+            Engine::Corner { eval, tables, cutoff } => {
+                self.decide_expectimax(board, rules, *cutoff, eval, Some(tables), false)
             }
             Engine::Tutorial => self.decide_tutorial(board, rules),
         }
@@ -568,10 +572,16 @@ impl Solver {
         let start = Instant::now();
         let target = self.depth_for(board);
         let p4 = rules.four_probability();
-        let root = Root::new(board, p4);
+        let mut root = Root::new(board, p4);
         if root.moved.is_empty() {
             return Err(SearchError::NoMove);
         }
+        // A root child below the evaluator's bound is worth its score, as
+        // any chance node is (`Task::expand`): its spawns are not searched.
+        let ends = Ends::new(eval, board, rewards);
+        let pruned: Vec<Option<f32>> =
+            root.moved.iter().map(|(_, after)| ends.pruned(eval, after)).collect();
+        root.tasks.retain(|task| pruned[task.child].is_none());
         // The score each root move gains, added to its value when the
         // evaluator counts only the score still to come.
         let root_gains: Vec<f32> = root
@@ -608,13 +618,15 @@ impl Solver {
                 stop: &stop,
                 parallel: self.pool.0.is_some(),
                 rewards,
-                ends: Ends::new(eval, board, rewards),
+                ends,
             };
             let Some(mut totals) = self.search_root(&root, &shared, depth, &mut stats) else {
                 break;
             };
-            for ((total, (_, after)), gain) in totals.iter_mut().zip(&root.moved).zip(&root_gains) {
-                *total = gain + *total / after.count_empty() as f32;
+            for (((total, (_, after)), gain), pruned) in
+                totals.iter_mut().zip(&root.moved).zip(&root_gains).zip(&pruned)
+            {
+                *total = gain + pruned.unwrap_or(*total / after.count_empty() as f32);
             }
             stats.moves += 4;
             stats.nodes += root.moved.len() as u64;

@@ -2,7 +2,8 @@
 //! node values for the packed board, shared by all search threads.
 //!
 //! An entry is found only by the full key (board, depth left, probability
-//! class), and a value is stored only once its node was searched completely.
+//! class, the root's context), and a value is stored only once its node was
+//! searched completely.
 //! Since the search makes a chance node's value a pure function of that key
 //! (see `search.rs`), a hit returns exactly what searching again would: the
 //! table changes the speed, never the decision, whatever the thread count or
@@ -40,13 +41,24 @@ fn clear_slots(slots: &[Slot]) {
 /// Marks a used slot, so that an all-zero slot never matches a key.
 const USED: u32 = 1 << 31;
 
-/// The low half of an entry's data: the used mark, class and depth.
-fn tag(depth: u32, class: u32) -> u32 {
-    USED | class << 8 | depth
+/// The low half of an entry's data: the used mark, the root's context
+/// (6 bits), the class (11 bits) and the depth (8 bits).
+fn tag(key: Key) -> u32 {
+    USED | u32::from(key.context) << 19 | key.class << 8 | key.depth
 }
 
-fn pack_data(depth: u32, class: u32, value: f32) -> u64 {
-    u64::from(value.to_bits()) << 32 | u64::from(tag(depth, class))
+fn pack_data(key: Key, value: f32) -> u64 {
+    u64::from(value.to_bits()) << 32 | u64::from(tag(key))
+}
+
+/// What, besides the board, an entry is found by: the depth left, the
+/// probability class, and the root's context (see
+/// [`crate::Evaluator::context`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Key {
+    pub(crate) depth: u32,
+    pub(crate) class: u32,
+    pub(crate) context: u8,
 }
 
 /// When a new table's memory is mapped in.
@@ -106,9 +118,8 @@ impl TransTable {
         self.slots.len() * ENTRY_BYTES
     }
 
-    fn index(&self, board: u64, depth: u32, class: u32) -> usize {
-        let mut h =
-            board ^ (u64::from(class) << 8 | u64::from(depth)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    fn index(&self, board: u64, key: Key) -> usize {
+        let mut h = board ^ u64::from(tag(key)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         h ^= h >> 29;
         // The high bits of the hash scaled to the length ("fast range"), so
@@ -117,18 +128,18 @@ impl TransTable {
     }
 
     #[inline]
-    pub(crate) fn get(&self, board: u64, depth: u32, class: u32) -> Option<f32> {
-        let slot = &self.slots[self.index(board, depth, class)];
+    pub(crate) fn get(&self, board: u64, key: Key) -> Option<f32> {
+        let slot = &self.slots[self.index(board, key)];
         let data = slot.data.load(Ordering::Relaxed);
         let check = slot.check.load(Ordering::Relaxed);
-        let key_matches = check ^ data == board && data as u32 == tag(depth, class);
+        let key_matches = check ^ data == board && data as u32 == tag(key);
         key_matches.then(|| f32::from_bits((data >> 32) as u32))
     }
 
     #[inline]
-    pub(crate) fn put(&self, board: u64, depth: u32, class: u32, value: f32) {
-        let slot = &self.slots[self.index(board, depth, class)];
-        let data = pack_data(depth, class, value);
+    pub(crate) fn put(&self, board: u64, key: Key, value: f32) {
+        let slot = &self.slots[self.index(board, key)];
+        let data = pack_data(key, value);
         slot.check.store(board ^ data, Ordering::Relaxed);
         slot.data.store(data, Ordering::Relaxed);
     }
@@ -151,11 +162,13 @@ mod tests {
     #[test]
     fn entries_are_found_only_by_their_full_key() {
         let table = TransTable::with_bytes(1 << 12, Paging::Lazy).expect("table");
-        table.put(0x1234, 3, 77, 1.5);
-        assert_eq!(table.get(0x1234, 3, 77), Some(1.5));
-        assert_eq!(table.get(0x1234, 2, 77), None);
-        assert_eq!(table.get(0x1234, 3, 76), None);
-        assert_eq!(table.get(0x1235, 3, 77), None);
-        assert_eq!(table.get(0, 0, 0), None);
+        let key = |depth, class, context| Key { depth, class, context };
+        table.put(0x1234, key(3, 77, 5), 1.5);
+        assert_eq!(table.get(0x1234, key(3, 77, 5)), Some(1.5));
+        assert_eq!(table.get(0x1234, key(2, 77, 5)), None);
+        assert_eq!(table.get(0x1234, key(3, 76, 5)), None);
+        assert_eq!(table.get(0x1234, key(3, 77, 4)), None);
+        assert_eq!(table.get(0x1235, key(3, 77, 5)), None);
+        assert_eq!(table.get(0, key(0, 0, 0)), None);
     }
 }

@@ -354,3 +354,113 @@ fn a_crowded_depth_deepens_on_crowded_boards_only() {
     assert_eq!(solver(-5).depth_for(&board(0)), 1);
     assert_eq!(Depth::Crowded { shallow: 2, deep: 3, crowded: 3, bonus: -2 }.range(), (1, 1));
 }
+
+/// The corner search is a plain expectimax with the public program's two
+/// rules: a chance node whose board scores below the evaluator's bound
+/// ([`Evaluator::prune_below`]) is worth its score, and a lost board the
+/// lost value. A slow reference written from that sentence (no cut-off, no
+/// table) gives every root value, on corner positions where the bound
+/// prunes and on positions of every phase.
+#[test]
+fn the_corner_search_is_a_plain_expectimax_that_prunes_below_its_bound() {
+    use game_core::Direction;
+    use solver_expectimax::CornerEvaluator;
+    struct Reference {
+        eval: CornerEvaluator,
+        lost: f64,
+        prune: f32,
+        pruned: std::cell::Cell<u32>,
+    }
+    impl Reference {
+        fn max(&self, board: &Board, depth: u32) -> f64 {
+            Direction::ALL
+                .iter()
+                .filter_map(|&d| board.slide(d).map(|(after, _)| self.chance(&after, depth)))
+                .reduce(f64::max)
+                .unwrap_or(self.lost)
+        }
+        fn chance(&self, after: &Board, depth: u32) -> f64 {
+            let score = self.eval.evaluate(after);
+            if depth == 0 {
+                return f64::from(score);
+            }
+            if score < self.prune {
+                self.pruned.set(self.pruned.get() + 1);
+                return f64::from(score);
+            }
+            let cells: Vec<usize> = after.empty_cells().collect();
+            let total: f64 = cells
+                .iter()
+                .map(|&i| {
+                    0.9 * self.max(&after.with_exponent_unchecked(i, 1), depth - 1)
+                        + 0.1 * self.max(&after.with_exponent_unchecked(i, 2), depth - 1)
+                })
+                .sum();
+            total / cells.len() as f64
+        }
+    }
+    let corner: Vec<Board> = [
+        "1024 512 64 8/256 128 16 2/8 4 2 0/2 0 0 0",
+        "4096 2048 1024 32/8 64 256 2/4 2 0 0/0 0 0 2",
+        "2048 1024 256 16/32 64 4 2/2 8 0 0/0 0 2 0",
+        "512 1024 64 4/128 32 8 2/2 4 0 0/0 2 0 0",
+        "8192 4096 2048 1024/16 64 128 512/2 8 4 2/0 0 0 2",
+    ]
+    .iter()
+    .map(|t| t.parse().expect("valid"))
+    .collect();
+    let mut pruned_somewhere = false;
+    for board in corner.into_iter().chain(sample_boards(6, 2..=8, 17)) {
+        let eval = CornerEvaluator::new();
+        let reference = Reference {
+            lost: f64::from(eval.lost_value(&board)),
+            prune: eval.prune_below(&board),
+            eval,
+            pruned: std::cell::Cell::new(0),
+        };
+        let mut config = config(Preset::Corner, 2, 1);
+        config.algorithm = Algorithm::Corner { prob_cutoff: 0.0 };
+        let decision = Solver::new(config).expect("valid").decide(&board, &Rules::default());
+        let decision = decision.expect("a move");
+        for d in Direction::ALL {
+            let want = board.slide(d).map(|(after, _)| reference.chance(&after, 2));
+            match (decision.value(d), want) {
+                (Some(got), Some(want)) => assert!(
+                    (got - want).abs() <= 1e-4 * want.abs().max(1.0),
+                    "{board} {d:?}: {got} against {want}"
+                ),
+                (got, want) => assert_eq!(got, want, "{board} {d:?}"),
+            }
+        }
+        pruned_somewhere |= reference.pruned.get() > 0;
+    }
+    assert!(pruned_somewhere, "no position exercised the bound");
+}
+
+/// The corner search's values depend on its root (the lost value and the
+/// bound read its largest tile): its table keys entries by the root's
+/// context, so a solver whose table has served every earlier move of a
+/// game decides each move exactly as a solver without a table does.
+#[test]
+fn a_warm_corner_table_decides_as_no_table_through_a_game() {
+    use game_core::Game;
+    let warm = Solver::new(config(Preset::Corner, 2, 1)).expect("valid");
+    let mut cold = config(Preset::Corner, 2, 1);
+    cold.table_bytes = 0;
+    let cold = Solver::new(cold).expect("valid");
+    let rules = Rules::default();
+    let mut game = Game::<Board>::new(rules, 21).expect("4x4 rules");
+    let (mut hits, mut largest) = (0, 0);
+    for _ in 0..600 {
+        let a = warm.decide(game.board(), &rules).expect("a move");
+        let b = cold.decide(game.board(), &rules).expect("a move");
+        assert_eq!((a.direction, a.values), (b.direction, b.values), "{}", game.board());
+        hits += a.stats.table_hits;
+        if game.play(a.direction).is_err() || game.is_over() {
+            break;
+        }
+        largest = game.board().max_exponent();
+    }
+    assert!(hits > 0, "the table was never used");
+    assert!(largest >= 8, "the game never grew past {largest}: too few roots");
+}
