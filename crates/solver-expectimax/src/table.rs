@@ -119,7 +119,9 @@ impl TransTable {
     }
 
     fn index(&self, board: u64, key: Key) -> usize {
-        let mut h = board ^ u64::from(tag(key)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // The tag without its used mark: with context 0, the hash of the
+        // table before contexts, so the other searches probe as they did.
+        let mut h = board ^ u64::from(tag(key) & !USED).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         h ^= h >> 29;
         // The high bits of the hash scaled to the length ("fast range"), so
