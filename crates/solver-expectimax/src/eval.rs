@@ -35,7 +35,7 @@ pub trait Evaluator<B: GameBoard>: Send + Sync {
     }
 
     /// What [`Evaluator::lost_value`] and [`Evaluator::prune_below`] read
-    /// of `root`, as a number below 64: two roots with the same context
+    /// of `root`, as a number: two roots with the same context
     /// must get the same values of both. The search keys its transposition
     /// table by it, so that an entry made from one root is exact for every
     /// other. The default, 0, suits evaluators whose two values do not
@@ -434,10 +434,11 @@ impl<B: GameBoard> Evaluator<B> for CornerEvaluator {
         }
     }
 
-    /// The root's largest exponent and whether the root scores 0 or more:
-    /// all that the two values above read of it.
+    /// The root's largest exponent (at most `MAX_EXPONENT`, so doubled it
+    /// fits a byte) and whether the root scores 0 or more: all that the two
+    /// values above read of it.
     fn context(&self, root: &B) -> u8 {
-        root.max_exponent().min(31) << 1 | u8::from(self.evaluate(root) >= 0.0)
+        root.max_exponent() << 1 | u8::from(self.evaluate(root) >= 0.0)
     }
 }
 

@@ -337,17 +337,18 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
         }
     }
 
-    /// The table's key for a chance node: what cannot change its value
-    /// taken out ([`Classes::key`]), the root's context added.
+    /// The table's key for a chance node with `n` empty cells: what cannot
+    /// change its value taken out ([`Classes::key`]), the root's context
+    /// added.
     #[inline]
-    fn key(&self, board: &B, depth: u32, class: u32) -> Key {
-        let (depth, class) = self.shared.classes.key(depth, class, board.count_empty());
+    fn key(&self, depth: u32, class: u32, n: usize) -> Key {
+        let (depth, class) = self.shared.classes.key(depth, class, n);
         Key { depth, class, context: self.shared.ends.context }
     }
 
     #[inline]
     fn probe(&self, board: &B, depth: u32, class: u32) -> Option<f32> {
-        let key = self.key(board, depth, class);
+        let key = self.key(depth, class, board.count_empty());
         match board.packed() {
             Some(k) => self.table_for(key.depth).and_then(|t| t.get(k, key)),
             None => self.memo.get(&(*board, key.depth, key.class)).copied(),
@@ -388,7 +389,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
             }
         }
         let value = total / n as f32;
-        let key = self.key(board, depth, class);
+        let key = self.key(depth, class, n);
         match (self.table_for(key.depth), board.packed()) {
             (Some(table), Some(k)) => table.put(k, key, value),
             (_, Some(_)) => {}

@@ -41,8 +41,9 @@ fn clear_slots(slots: &[Slot]) {
 /// Marks a used slot, so that an all-zero slot never matches a key.
 const USED: u32 = 1 << 31;
 
-/// The low half of an entry's data: the used mark, the root's context
-/// (6 bits), the class (11 bits) and the depth (8 bits).
+/// The low half of an entry's data: the used mark (bit 31), the root's
+/// context (bits 19 to 26), the class (11 bits from bit 8) and the depth
+/// (8 bits).
 fn tag(key: Key) -> u32 {
     USED | u32::from(key.context) << 19 | key.class << 8 | key.depth
 }
