@@ -323,7 +323,7 @@ pub(crate) struct TablesBuildArgs {
     #[arg(long, value_name = "N")]
     pub(crate) tables_max_states: Option<u64>,
     /// The tables of this preset: the corner preset's corner tables (about
-    /// 4.5 GB, about 12 minutes), the chains' for the others.
+    /// 6.7 GB, about 15 minutes), the chains' for the others.
     #[arg(long, value_name = "NAME", default_value_t = Preset::Default)]
     pub(crate) preset: Preset,
 }

@@ -39,7 +39,7 @@ struct Args {
     /// Every preset plays the endgame tables' move on late-game chains
     /// (docs/endgame.md), and the corner preset (only offered with them)
     /// plays by its corner tables; the tables are read, or built (about
-    /// twelve minutes on two cores, 5.3 GB), before the server starts
+    /// fifteen minutes on two cores, 7.5 GB), before the server starts
     #[arg(long)]
     endgame: bool,
     /// The endgame tables' folder (default: cli-ascii-2048/endgame in the

@@ -77,7 +77,7 @@ class EndgameTables:
         max_states: only the tables of at most this many states (default:
             all, 0.8 GB, built in about two minutes on two cores).
         preset: the preset whose tables these are: ``"corner"`` for the
-            corner preset's corner tables (4.5 GB, about twelve minutes to
+            corner preset's corner tables (6.7 GB, about fifteen minutes to
             build), which it needs; the chains' for every other.
 
     Tables missing from the folder, or damaged, are built there first (a

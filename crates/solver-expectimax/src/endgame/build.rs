@@ -31,11 +31,21 @@ pub(super) fn state_odds(g: &Geometry, raw: u64, odds: impl Fn(usize) -> f32 + C
         .fold(0.0, f32::max)
 }
 
-/// Every state's odds, quantised to steps of 1/65535. They are stored so
-/// as soon as they are solved, and the states that depend on them read
-/// them so: the table holds two bytes per state while building too (the
-/// corner step building 128 has over a billion states), and its odds are
-/// the expectimax of the odds it stores.
+/// Every state's odds, quantised down to steps of 1/65535. They are
+/// stored so as soon as they are solved, and the states that depend on
+/// them read them so: the table holds two bytes per state while building
+/// too (the corner step building 128 has over a billion states), and its
+/// odds are the expectimax of the odds it stores.
+///
+/// Why down, not to the nearest step: near certainty, rounding to the
+/// nearest hands a state the value of its successors back unchanged (an
+/// average of values one step below 1 rounds to that step again), so
+/// every move of a state far from its goal ties with every other, and the
+/// advice is the tie-break's. Rounding down takes up to a step at every
+/// sum on the way to the goal, so the odds fall with the distance still
+/// to go, and of moves that are as safe the table prefers the one that
+/// gets there sooner. The cost: odds at most one step per sum solved
+/// below the exact ones (docs/endgame.md measures both).
 pub(super) fn solve(g: &Geometry, progress: &(dyn Fn(u64) + Sync)) -> Box<[u16]> {
     let k = g.free.len();
     let mut odds = vec![0u16; g.formation.states() as usize];
@@ -98,7 +108,7 @@ fn walk(
     if j == 0 {
         if rem == 0 {
             let v = state_odds(g, raw, *odds);
-            out.push((idx, (v * ONE).round().clamp(0.0, ONE) as u16));
+            out.push((idx, (v * ONE).floor().clamp(0.0, ONE) as u16));
         }
         return;
     }

@@ -1,7 +1,7 @@
 //! Tables on disk: one file per formation, checked when read, built when
 //! missing or damaged.
 //!
-//! A file is a 32-byte header (the magic `2048EGT1`, the count of fixed
+//! A file is a 32-byte header (the magic `2048EGT2`, the count of fixed
 //! cells, the goal, the shape (0 for a chain, 1 for the corner step, 2 for
 //! the corner block), five
 //! zero bytes, the state count and a checksum of the odds, all
@@ -14,7 +14,10 @@ use std::path::{Path, PathBuf};
 
 use super::{Endgame, Formation, Geometry, Shape, Table};
 
-const MAGIC: &[u8; 8] = b"2048EGT1";
+/// The last byte counts the format: 1 held odds rounded to the nearest
+/// step, 2 rounded down (see `build::solve`); a file of another format is
+/// refused, and so built again.
+const MAGIC: &[u8; 8] = b"2048EGT2";
 const HEADER: usize = 32;
 
 /// Why a table file was refused.
@@ -24,6 +27,8 @@ pub enum TableError {
     Io(io::Error),
     /// Not a table file (the first bytes are not the magic).
     NotATable,
+    /// A table file of another format (the magic's last byte).
+    Format(u8),
     /// The header names no valid formation, or another formation than the
     /// file name's.
     Header(String),
@@ -43,6 +48,12 @@ impl fmt::Display for TableError {
         match self {
             TableError::Io(e) => write!(f, "cannot read the table: {e}"),
             TableError::NotATable => write!(f, "not an endgame table file"),
+            TableError::Format(v) => write!(
+                f,
+                "a table of format {}, not {} (odds rounded another way)",
+                char::from(*v),
+                char::from(MAGIC[7])
+            ),
             TableError::Header(why) => write!(f, "bad table header: {why}"),
             TableError::Truncated { expected, found } => {
                 write!(f, "the table is truncated: {found} bytes where {expected} were written")
@@ -132,8 +143,11 @@ impl Table {
     pub fn read_from(r: &mut impl Read) -> Result<Table, TableError> {
         let mut header = [0u8; HEADER];
         let got = read_full(r, &mut header)?;
-        if got < 8 || &header[..8] != MAGIC {
+        if got < 8 || header[..7] != MAGIC[..7] {
             return Err(TableError::NotATable);
+        }
+        if header[7] != MAGIC[7] {
+            return Err(TableError::Format(header[7]));
         }
         if got < HEADER {
             return Err(TableError::Truncated { expected: HEADER as u64, found: got as u64 });
@@ -305,15 +319,17 @@ pub fn default_formations(max_states: Option<u64>) -> Vec<Formation> {
     out
 }
 
-/// The corner tables, which the corner search plays by: the corner step
-/// building 16 to 128 and the corner block anchored at 32 to 512 (not
-/// 1024: that one table would double the memory), those of at most
-/// `max_states` states when given. docs/endgame.md measures their size and
-/// build.
+/// The corner tables, which the corner search plays by: the largest
+/// corner step (building 128) and the largest corner block (anchored at
+/// 1024), which answer every goal of their shape (see
+/// [`Endgame::advise_step`]); those of at most `max_states` states when
+/// given. docs/endgame.md measures their size and build.
 pub fn corner_formations(max_states: Option<u64>) -> Vec<Formation> {
-    let steps = (4..=7).filter_map(|g| Formation::step(g).ok());
-    let blocks = (5..=9).filter_map(|g| Formation::block(g).ok());
-    steps.chain(blocks).filter(|f| max_states.is_none_or(|m| f.states() <= m)).collect()
+    [Formation::step(7), Formation::block(10)]
+        .into_iter()
+        .flatten()
+        .filter(|f| max_states.is_none_or(|m| f.states() <= m))
+        .collect()
 }
 
 impl Endgame {

@@ -335,6 +335,7 @@ impl Formation {
                 vec![(3, g - 1), (7, g - 2), (11, g - 2)],
                 vec![(10, g - 1), (9, g - 1)],
                 vec![(10, g - 1), (11, g - 1)],
+                vec![(10, g - 1), (14, g - 1)],
             ]
             .into_iter()
             .map(|p| std::iter::once((STEP_GOAL, g)).chain(p).collect())
@@ -353,6 +354,16 @@ impl Formation {
                 ]
             }
         }
+    }
+
+    /// Whether every free cell of `raw` keeps this formation's bound.
+    fn holds(self, raw: u64) -> bool {
+        self.bounds().iter().all(|&(c, b)| nibble(raw, c) <= b)
+    }
+
+    /// Whether `raw` holds one of the goal's patterns.
+    fn reached(self, raw: u64) -> bool {
+        self.goals().iter().any(|p| p.iter().all(|&(c, e)| nibble(raw, c) == e))
     }
 
     /// The table's states: the product over the free cells of their
@@ -555,13 +566,6 @@ impl Table {
         Some(afters.map(|after| g.after_odds(raw, after.raw(), |i| self.odds_at(i))))
     }
 
-    /// Whether `raw`'s free cells keep the table's bounds and are not at
-    /// its goal (its fixed cells are not looked at).
-    fn fits(&self, raw: u64) -> bool {
-        let g = &self.geometry;
-        g.index(raw).is_some() && !g.is_goal(g.canonical(raw))
-    }
-
     /// The odds of the state `raw` (a board whose chain is this
     /// formation's) before its move; `None` when it is not a state of the
     /// table.
@@ -708,38 +712,57 @@ impl Endgame {
 }
 
 impl Endgame {
-    /// The corner step's move for `board`: in each of the board's eight
-    /// symmetries whose [`STEP`] cells hold tiles with no two neighbours
-    /// equal and row 1 falling towards the goal cell, the step table of the
-    /// largest goal below all five whose bounds the free cells keep (and
-    /// whose goal is not reached yet); of those, the one with the best odds
-    /// (the first symmetry on a tie). `None` when no table applies or every
-    /// move breaks the formation.
+    /// The corner step's move for `board`, read in the largest step table
+    /// held: in each of the board's eight symmetries whose [`STEP`] cells
+    /// are in order (no two neighbours equal, cells 2 and 5 different, row
+    /// 1 falling towards the goal cell and cell 2 above it), when the free
+    /// cells keep the bounds of a step whose anchor is the smaller of cells
+    /// 2 and 5 (at most the table's goal) and the board's own goal (a tile
+    /// below that anchor, at least a 4) is not built yet; of those, the one
+    /// with the best odds (the first symmetry on a tie). `None` when no
+    /// symmetry applies or every move breaks the formation.
+    ///
+    /// Why the largest table for every goal: a goal's own table plays to
+    /// that goal and no further, while the largest plays each small goal as
+    /// a step on the way to its own, as the game goes on to need; and
+    /// following it from the first 4 on, as macroxue/2048-ai does, played
+    /// better (docs/endgame.md, "The corner"). Its odds are of its own goal.
     pub fn advise_step(&self, board: Board) -> Option<Advice> {
+        let table = self.largest(Shape::Step)?;
+        let top = table.formation().goal();
         self.advise_corner(board, |raw| {
-            let t = STEP.map(|c| nibble(raw, c));
-            // Neighbours within the step: cells 0-1, 1-2, 0-4, 1-5, 4-5.
-            let touching = [(0, 1), (1, 2), (0, 3), (1, 4), (3, 4)];
-            if touching.iter().any(|&(a, b)| t[a] == t[b]) || t[3] < t[4] {
+            let c = |i| nibble(raw, i);
+            let equal = [(0, 1), (1, 2), (0, 4), (1, 5), (2, 5)];
+            if equal.iter().any(|&(a, b)| c(a) == c(b)) {
                 return None;
             }
-            let smallest = t.into_iter().min().unwrap_or(0);
-            // Largest goal first: the tables are sorted by formation.
-            self.tables.iter().rev().find(|t| {
-                let f = t.formation();
-                f.shape() == Shape::Step && f.goal() < smallest && t.fits(raw)
-            })
+            if !(c(4) > c(5) && c(5) > c(6) && c(2) > c(6)) {
+                return None;
+            }
+            // The goal cell is below both cells beside it, so `smaller` is
+            // at least 1 and the goal below it at least 0.
+            let smaller = c(2).min(c(5));
+            let goal = (smaller - 1).min(top);
+            if goal < 2 {
+                return None;
+            }
+            let bounds = Formation { shape: Shape::Step, goal: smaller.min(top) };
+            let own = Formation { shape: Shape::Step, goal };
+            (bounds.holds(raw) && !own.reached(raw)).then_some(table)
         })
     }
 
-    /// The corner block's move for `board`: in each of the board's eight
-    /// symmetries whose [`BLOCK`] cells hold tiles with no two neighbours
-    /// equal and row 0's last above row 1's, the block table of row 1's
-    /// smallest tile, when the free cells keep its bounds and its goal is
-    /// not reached yet; of those, the one with the best odds (the first
-    /// symmetry on a tie). `None` when no table applies or every move
-    /// breaks the formation.
+    /// The corner block's move for `board`, read in the largest block
+    /// table held: in each of the board's eight symmetries whose [`BLOCK`]
+    /// cells hold tiles with no two neighbours equal and row 0's last above
+    /// row 1's, when row 1's smallest tile (the anchor, from a 8 up to the
+    /// table's goal) has its goal not built yet and the free cells keep its
+    /// bounds; of those, the one with the best odds (the first symmetry on
+    /// a tie). `None` when no symmetry applies or every move breaks the
+    /// formation. Why the largest table: as for [`Endgame::advise_step`].
     pub fn advise_block(&self, board: Board) -> Option<Advice> {
+        let table = self.largest(Shape::Block)?;
+        let top = table.formation().goal();
         self.advise_corner(board, |raw| {
             let t = BLOCK.map(|c| nibble(raw, c));
             // Neighbours within the block (cells 0-1, 1-2, 4-5, 5-6, 0-4,
@@ -748,10 +771,21 @@ impl Endgame {
             if touching.iter().any(|&(a, b)| t[a] == t[b]) || t[2] <= t[5] {
                 return None;
             }
+            // From an 8 up, so that every bound (the anchor less 3 at the
+            // least) is a tile or an empty cell.
             let anchor = t[3].min(t[4]).min(t[5]);
-            let table = Formation::block(anchor).ok().and_then(|f| self.table(f))?;
-            table.fits(raw).then_some(table)
+            if !(3..=top).contains(&anchor) {
+                return None;
+            }
+            let own = Formation { shape: Shape::Block, goal: anchor };
+            (own.holds(raw) && !own.reached(raw)).then_some(table)
         })
+    }
+
+    /// The table of `shape` with the largest goal (the tables are sorted by
+    /// formation).
+    fn largest(&self, shape: Shape) -> Option<&Table> {
+        self.tables.iter().rev().find(|t| t.formation().shape() == shape)
     }
 
     /// The best advice over the board's symmetries of the table `find`
@@ -780,14 +814,21 @@ impl Endgame {
 }
 
 /// The best of a table's odds on a board turned by `symmetry`, as advice
-/// on the board itself; `None` when no move keeps the formation.
+/// on the board itself; `None` when no move keeps the formation. A tie
+/// goes to the move towards the formation's corner: up, left, right, down
+/// on the turned board (macroxue/2048-ai's order), whatever the symmetry.
 fn pick(symmetry: usize, odds: &[Option<f32>; 4], formation: Formation) -> Option<Advice> {
+    use Direction::{Down, Left, Right, Up};
     let mut values = [None; 4];
-    let mut best: Option<(Direction, f32)> = None;
     for d in Direction::ALL {
-        let v = odds[turned(symmetry, d).index()];
-        values[d.index()] = v.map(f64::from);
-        if let Some(v) = v
+        values[d.index()] = odds[turned(symmetry, d).index()].map(f64::from);
+    }
+    let mut best: Option<(Direction, f32)> = None;
+    for c in [Up, Left, Right, Down] {
+        let Some(d) = Direction::ALL.into_iter().find(|&d| turned(symmetry, d) == c) else {
+            continue;
+        };
+        if let Some(v) = odds[c.index()]
             && best.is_none_or(|(_, p)| v > p)
         {
             best = Some((d, v));
