@@ -289,7 +289,8 @@ pub(crate) struct SearchSettings {
     #[arg(long, value_name = "DIR", requires = "endgame")]
     pub(crate) tables: Option<PathBuf>,
     /// Only the endgame tables of at most N states (default: all of them,
-    /// about 0.5 GB).
+    /// about 0.5 GB); for the corner preset, the largest step and block of
+    /// at most N states.
     #[arg(long, value_name = "N", requires = "endgame")]
     pub(crate) tables_max_states: Option<u64>,
 }
@@ -319,7 +320,8 @@ pub(crate) struct TablesBuildArgs {
     /// cli-ascii-2048/endgame in it).
     #[arg(long, value_name = "DIR")]
     pub(crate) tables: Option<PathBuf>,
-    /// Only the tables of at most N states (default: all of them).
+    /// Only the tables of at most N states (default: all of them); for the
+    /// corner preset, the largest step and block of at most N states.
     #[arg(long, value_name = "N")]
     pub(crate) tables_max_states: Option<u64>,
     /// The tables of this preset: the corner preset's corner tables (about

@@ -171,17 +171,17 @@ def test_the_corner_preset_plays_by_its_corner_tables(tmp_path):
     chains = py2048.EndgameTables(tmp_path / "tables", max_states=100_000)
     with pytest.raises(ValueError, match="plays by the corner tables"):
         py2048.decide("2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2", "corner", endgame=chains)
-    # The small corner tables: the step building 16, the blocks anchored
-    # at 32 and 64.
+    # Small corner tables: the largest of each shape within the bound, the
+    # step building 16 and the block anchored at 64.
     corner = py2048.EndgameTables(tmp_path / "tables", max_states=4_000_000, preset="corner")
-    assert corner.count == 3
+    assert corner.count == 2
     # Up merges column 3's 4s into the second 8 the step's goal wants.
     board = "512 256 128 0/256 64 16 8/0 0 0 4/0 0 0 4"
     d = py2048.decide(board, "corner", endgame=corner)
     assert d.endgame == "corner step building 16" and d.action == 0 and d.values[0] == 1.0
     # Other presets never play by the corner tables.
     assert py2048.decide(board, "fast", depth=1, endgame=corner).endgame is None
-    assert py2048._native.endgame_table_count(4_000_000, "corner") == 3
+    assert py2048._native.endgame_table_count(4_000_000, "corner") == 2
     with pytest.raises(ValueError, match="unknown preset"):
         py2048.EndgameTables(tmp_path / "tables", max_states=10, preset="best")
 

@@ -322,14 +322,14 @@ pub fn default_formations(max_states: Option<u64>) -> Vec<Formation> {
 /// The corner tables, which the corner search plays by: the largest
 /// corner step (building 128) and the largest corner block (anchored at
 /// 1024), which answer every goal of their shape (see
-/// [`Endgame::advise_step`]); those of at most `max_states` states when
-/// given. docs/endgame.md measures their size and build.
+/// [`Endgame::advise_step`]); with `max_states`, the largest of each shape
+/// of at most that many states (a smaller set that plays worse, for little
+/// memory or a quick test). docs/endgame.md measures their size and build.
 pub fn corner_formations(max_states: Option<u64>) -> Vec<Formation> {
-    [Formation::step(7), Formation::block(10)]
-        .into_iter()
-        .flatten()
-        .filter(|f| max_states.is_none_or(|m| f.states() <= m))
-        .collect()
+    let fits = |f: &Formation| max_states.is_none_or(|m| f.states() <= m);
+    let step = (4..=7).rev().filter_map(|g| Formation::step(g).ok()).find(fits);
+    let block = (5..=10).rev().filter_map(|g| Formation::block(g).ok()).find(fits);
+    step.into_iter().chain(block).collect()
 }
 
 impl Endgame {

@@ -588,8 +588,19 @@ fn corner_formations_refuse_what_a_table_cannot_hold() {
         corner_formations(None),
         [Formation::step(7).unwrap(), Formation::block(10).unwrap()]
     );
-    // The step alone: 1,219,784,832 states, the block 2,123,366,400.
-    assert_eq!(corner_formations(Some(2_000_000_000)), [Formation::step(7).unwrap()]);
+    // The largest of each shape within a bound: the step building 128 has
+    // 1,219,784,832 states and the block anchored at 1024 2,123,366,400;
+    // the step building 16 has 1,658,880, the block anchored at 64
+    // 3,686,400 (at 128: 55 million).
+    assert_eq!(
+        corner_formations(Some(2_000_000_000)),
+        [Formation::step(7).unwrap(), Formation::block(9).unwrap()]
+    );
+    assert_eq!(
+        corner_formations(Some(4_000_000)),
+        [Formation::step(4).unwrap(), Formation::block(6).unwrap()]
+    );
+    assert_eq!(corner_formations(Some(1_000_000)), [Formation::block(5).unwrap()]);
 }
 
 #[test]
