@@ -726,7 +726,8 @@ impl Endgame {
     /// that goal and no further, while the largest plays each small goal as
     /// a step on the way to its own, as the game goes on to need; and
     /// following it from the first 4 on, as macroxue/2048-ai does, played
-    /// better (docs/endgame.md, "The corner"). Its odds are of its own goal.
+    /// better (docs/endgame.md, "One table per shape"). Its odds are of its
+    /// own goal.
     pub fn advise_step(&self, board: Board) -> Option<Advice> {
         let table = self.largest(Shape::Step)?;
         let top = table.formation().goal();
@@ -755,7 +756,7 @@ impl Endgame {
     /// The corner block's move for `board`, read in the largest block
     /// table held: in each of the board's eight symmetries whose [`BLOCK`]
     /// cells hold tiles with no two neighbours equal and row 0's last above
-    /// row 1's, when row 1's smallest tile (the anchor, from a 8 up to the
+    /// row 1's, when row 1's smallest tile (the anchor, from an 8 up to the
     /// table's goal) has its goal not built yet and the free cells keep its
     /// bounds; of those, the one with the best odds (the first symmetry on
     /// a tie). `None` when no symmetry applies or every move breaks the
