@@ -363,7 +363,7 @@ impl Formation {
 
     /// Whether `raw` holds one of the goal's patterns.
     fn reached(self, raw: u64) -> bool {
-        self.goals().iter().any(|p| p.iter().all(|&(c, e)| nibble(raw, c) == e))
+        holds_one(&self.goals(), raw)
     }
 
     /// The table's states: the product over the free cells of their
@@ -407,6 +407,12 @@ struct Geometry {
 #[inline]
 fn nibble(raw: u64, cell: usize) -> u8 {
     (raw >> (4 * cell) & 0xF) as u8
+}
+
+/// Whether `raw` holds every (cell, exponent) of one of `patterns`.
+#[inline]
+fn holds_one(patterns: &[Vec<(usize, u8)>], raw: u64) -> bool {
+    patterns.iter().any(|p| p.iter().all(|&(c, e)| nibble(raw, c) == e))
 }
 
 impl Geometry {
@@ -459,7 +465,7 @@ impl Geometry {
     /// Whether the board holds one of the goal's patterns.
     #[inline]
     fn is_goal(&self, raw: u64) -> bool {
-        self.goals.iter().any(|p| p.iter().all(|&(c, e)| nibble(raw, c) == e))
+        holds_one(&self.goals, raw)
     }
 
     /// The state index of `raw`'s free cells; `None` when a free tile is

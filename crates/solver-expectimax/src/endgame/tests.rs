@@ -459,6 +459,14 @@ fn the_solver_uses_the_tables_under_the_standard_rules_only() {
     assert_eq!(solver.decide(&board, &fours).unwrap().endgame, None);
 }
 
+/// The corner advice of `shape`'s kind.
+fn corner_advice(endgame: &Endgame, shape: Shape, board: Board) -> Option<Advice> {
+    match shape {
+        Shape::Step => endgame.advise_step(board),
+        _ => endgame.advise_block(board),
+    }
+}
+
 #[test]
 fn the_corner_advice_is_the_reference_best_move_in_every_symmetry() {
     let step = Formation::step(4).unwrap();
@@ -470,10 +478,7 @@ fn the_corner_advice_is_the_reference_best_move_in_every_symmetry() {
     let cases: [(Formation, Vec<u8>); 2] =
         [(step, vec![9, 8, 7, 7, 6]), (block, vec![10, 9, 8, 7, 6, 5])];
     for (formation, tiles) in cases {
-        let advise = |b: Board| match formation.shape() {
-            Shape::Step => endgame.advise_step(b),
-            _ => endgame.advise_block(b),
-        };
+        let advise = |b: Board| corner_advice(&endgame, formation.shape(), b);
         let mut reference = Reference::new(formation, &tiles);
         let mut advised = 0;
         for board in reference.states().into_iter().step_by(211) {
@@ -535,10 +540,7 @@ fn the_corner_tables_answer_a_smaller_goal_with_their_own_odds() {
         (block, &BLOCK[..], vec![7, 6, 7, 6, 7, 6], vec![9, 8, 7, 6, 5, 4], 4, 4),
     ];
     for (formation, cells, table_tiles, tiles, anchor, goal) in cases {
-        let advise = |b: Board| match formation.shape() {
-            Shape::Step => endgame.advise_step(b),
-            _ => endgame.advise_block(b),
-        };
+        let advise = |b: Board| corner_advice(&endgame, formation.shape(), b);
         let mut table = Reference::new(formation, &table_tiles);
         let bounds = Reference::new(Formation { shape: formation.shape(), goal: anchor }, &tiles);
         let own = Reference::new(Formation { shape: formation.shape(), goal }, &tiles);
