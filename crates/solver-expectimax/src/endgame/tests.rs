@@ -459,6 +459,16 @@ fn the_solver_uses_the_tables_under_the_standard_rules_only() {
     assert_eq!(solver.decide(&board, &fours).unwrap().endgame, None);
 }
 
+/// A step building a 16 and a block anchored at 32, and the endgame of
+/// their two tables: small corner tables, built in well under a second.
+fn small_corner_tables() -> (Formation, Formation, Endgame) {
+    let step = Formation::step(4).unwrap();
+    let block = Formation::block(5).unwrap();
+    let endgame =
+        Endgame::from_tables(vec![Table::build(step, &|_| {}), Table::build(block, &|_| {})]);
+    (step, block, endgame)
+}
+
 /// The corner advice of `shape`'s kind.
 fn corner_advice(endgame: &Endgame, shape: Shape, board: Board) -> Option<Advice> {
     match shape {
@@ -469,10 +479,7 @@ fn corner_advice(endgame: &Endgame, shape: Shape, board: Board) -> Option<Advice
 
 #[test]
 fn the_corner_advice_is_the_reference_best_move_in_every_symmetry() {
-    let step = Formation::step(4).unwrap();
-    let block = Formation::block(5).unwrap();
-    let endgame =
-        Endgame::from_tables(vec![Table::build(step, &|_| {}), Table::build(block, &|_| {})]);
+    let (step, block, endgame) = small_corner_tables();
     // Fixed tiles the advice accepts: row 1 falls towards the goal cell,
     // and (the block) row 0's last tile is above row 1's.
     let cases: [(Formation, Vec<u8>); 2] =
@@ -531,10 +538,7 @@ fn the_corner_tables_answer_a_smaller_goal_with_their_own_odds() {
     // step's smaller of cells 2 and 5 is an 8 (goal: a 4 in the goal cell
     // with a pair of 2s), the block's anchor a 16. No other symmetry of
     // these boards applies (its cells would hold free tiles too small).
-    let step = Formation::step(4).unwrap();
-    let block = Formation::block(5).unwrap();
-    let endgame =
-        Endgame::from_tables(vec![Table::build(step, &|_| {}), Table::build(block, &|_| {})]);
+    let (step, block, endgame) = small_corner_tables();
     let cases = [
         (step, &STEP[..], vec![7, 6, 5, 6, 5], vec![9, 8, 4, 6, 3], 3, 2),
         (block, &BLOCK[..], vec![7, 6, 7, 6, 7, 6], vec![9, 8, 7, 6, 5, 4], 4, 4),
