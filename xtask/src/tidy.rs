@@ -132,14 +132,14 @@ fn dependency_names(sections: &[(String, Vec<&str>)]) -> Vec<String> {
 /// The crate graph of docs/ARCHITECTURE.md, as data: each library's whole
 /// list of allowed dependencies (the rules know no search or screen; the
 /// solver has the rules and rayon only; so has ntuple, with its file
-/// formats; engine stands between the libraries and the frontends, and
-/// joins the network to the search).
+/// formats; engine stands between the libraries and the frontends, joins
+/// the network to the search and serialises what the frontends send alike).
 const LIBRARIES: [(&str, &[&str]); 5] = [
     ("game-core", &["rand_chacha"]),
     ("solver-expectimax", &["game-core", "rayon"]),
     ("ntuple", &["game-core", "zstd", "rayon", "dirs"]),
     ("records", &["serde", "serde_json"]),
-    ("engine", &["game-core", "solver-expectimax", "ntuple", "dirs"]),
+    ("engine", &["game-core", "solver-expectimax", "ntuple", "dirs", "serde"]),
 ];
 
 /// The frontends and tools: anything outside, but of the workspace only

@@ -5,8 +5,9 @@ use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use engine::Values;
 use game_core::{Direction, GameBoard, Grid, Rules, RulesBuilder};
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use solver_expectimax::{Decision, Solver};
 
 use crate::cli::AnalyzeArgs;
@@ -128,30 +129,11 @@ struct JsonAnswer {
     endgame: Option<String>,
 }
 
-/// Each direction's value, in `Direction::ALL`'s order.
-#[derive(Debug, Serialize)]
-struct Values {
-    #[serde(serialize_with = "number")]
-    up: Option<f64>,
-    #[serde(serialize_with = "number")]
-    down: Option<f64>,
-    #[serde(serialize_with = "number")]
-    left: Option<f64>,
-    #[serde(serialize_with = "number")]
-    right: Option<f64>,
-}
-
 /// One JSON object on one line, with its newline.
 fn json_answer<B: GameBoard>(board: &B, decision: Option<&Decision>) -> String {
-    let value = |dir| decision.and_then(|d| d.value(dir));
     let answer = JsonAnswer {
         board: board.to_string(),
-        values: Values {
-            up: value(Direction::Up),
-            down: value(Direction::Down),
-            left: value(Direction::Left),
-            right: value(Direction::Right),
-        },
+        values: Values::of(decision),
         best: decision.map(|d| d.direction.name()),
         depth: decision.map_or(0, |d| d.depth),
         nodes: decision.map_or(0, |d| d.stats.nodes),
@@ -164,35 +146,11 @@ fn json_answer<B: GameBoard>(board: &B, decision: Option<&Decision>) -> String {
     line
 }
 
-/// A value as the shortest number that reads back the same, a whole one
-/// without a fraction (`180317`, not serde_json's `180317.0`: the
-/// tutorial's values are integers); null for none, NaN or infinity, which
-/// JSON cannot hold.
-fn number<S: Serializer>(value: &Option<f64>, serializer: S) -> Result<S::Ok, S::Error> {
-    match *value {
-        // Exact: a whole f64 below 2^53 is an i64 without rounding.
-        Some(v) if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 => {
-            serializer.serialize_i64(v as i64)
-        }
-        Some(v) if v.is_finite() => serializer.serialize_f64(v),
-        _ => serializer.serialize_none(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use game_core::Board;
 
     use super::*;
-
-    #[test]
-    fn json_numbers() {
-        let values = |v| Values { up: Some(1.5), down: Some(1234.0), left: None, right: v };
-        let json = |v| serde_json::to_string(&values(v)).unwrap();
-        assert_eq!(json(Some(-2.0)), r#"{"up":1.5,"down":1234,"left":null,"right":-2}"#);
-        assert!(json(Some(f64::NAN)).ends_with(r#""right":null}"#));
-        assert!(json(Some(1e300)).ends_with(r#""right":1e+300}"#));
-    }
 
     #[test]
     fn game_over_board() {

@@ -11,6 +11,8 @@
 //! - [`network`] and [`weights_path`]: the learned network, shared by path
 //!   (the two files used last stay loaded), and the weights file a learned
 //!   search reads.
+//! - [`Values`]: a decision's value for each direction, in the one JSON
+//!   shape the frontends send.
 //! - [`clock_seed`] and [`tables_dir`]: a game's seed when none is given,
 //!   and the endgame tables' folder.
 //!
@@ -32,6 +34,7 @@ mod network;
 mod seed;
 mod session;
 mod spec;
+mod values;
 
 pub use network::{network, weights_path};
 pub use seed::clock_seed;
@@ -40,3 +43,4 @@ pub use spec::{
     Overrides, Reason, Setting, SolverSpec, SpecError, Spelling, formations_for, rules_line,
     tables_dir,
 };
+pub use values::Values;

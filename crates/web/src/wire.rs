@@ -3,7 +3,7 @@
 use std::str::FromStr;
 
 use axum::http::StatusCode;
-use engine::WIN_TILE;
+use engine::{Values, WIN_TILE};
 use game_core::{Board, Direction, Game, GameBoard, Turn, exponent_to_value};
 use serde::{Deserialize, Serialize};
 use solver_expectimax::{Decision, Preset};
@@ -168,15 +168,6 @@ impl GameState {
     }
 }
 
-/// Each direction's value, `null` for a direction that changes nothing.
-#[derive(Debug, Serialize)]
-pub(crate) struct Values {
-    up: Option<f64>,
-    down: Option<f64>,
-    left: Option<f64>,
-    right: Option<f64>,
-}
-
 /// The solver's choice for a board.
 #[derive(Debug, Serialize)]
 pub(crate) struct Hint {
@@ -192,17 +183,10 @@ pub(crate) struct Hint {
 
 impl Hint {
     pub(crate) fn of(preset: Preset, decision: &Decision) -> Hint {
-        // serde_json writes a non-finite number as null; keep it explicit.
-        let value = |dir| decision.value(dir).filter(|v| v.is_finite());
         Hint {
             preset: preset.name(),
             direction: decision.direction.name(),
-            values: Values {
-                up: value(Direction::Up),
-                down: value(Direction::Down),
-                left: value(Direction::Left),
-                right: value(Direction::Right),
-            },
+            values: Values::of(Some(decision)),
             depth: decision.depth,
             elapsed_ms: u64::try_from(decision.elapsed.as_millis()).unwrap_or(u64::MAX),
             endgame: decision.endgame.map(|f| f.to_string()),
