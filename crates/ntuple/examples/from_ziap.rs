@@ -15,7 +15,9 @@ use std::io::{BufRead, Read, Write};
 use std::path::Path;
 
 use game_core::Board;
-use ntuple::{N_TUPLES, N_WEIGHTS, Network, TUPLE_ENTRIES, TUPLE_LEN};
+use ntuple::{N_WEIGHTS, Network, TUPLE_ENTRIES, TUPLE_LEN};
+
+const USAGE: &str = "usage: from_ziap IN OUT EPISODES | from_ziap IN --values";
 
 fn reverse_nibbles(i: usize) -> usize {
     (0..TUPLE_LEN).fold(0, |r, k| r | (i >> (4 * k) & 0xF) << (4 * (TUPLE_LEN - 1 - k)))
@@ -24,7 +26,7 @@ fn reverse_nibbles(i: usize) -> usize {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let [_, input, rest @ ..] = args.as_slice() else {
-        return Err("usage: from_ziap IN OUT EPISODES | from_ziap IN --values".into());
+        return Err(USAGE.into());
     };
     let mut bytes = Vec::new();
     std::fs::File::open(input)?.read_to_end(&mut bytes)?;
@@ -38,12 +40,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let theirs =
         |i: usize| f32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+    // Tuple t's table starts at the same place in both files.
     let weights = (0..N_WEIGHTS).map(|w| {
         let (t, i) = (w / TUPLE_ENTRIES, w % TUPLE_ENTRIES);
-        debug_assert!(t < N_TUPLES);
         theirs(t * TUPLE_ENTRIES + reverse_nibbles(i))
     });
-    let net = Network::from_weights(weights.collect::<Vec<_>>().into_iter()).ok_or("shape")?;
+    let net = Network::from_weights(weights).ok_or("shape")?;
     match rest {
         [flag] if flag == "--values" => {
             let mut out = std::io::stdout().lock();
@@ -55,7 +57,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
         [out, episodes] => ntuple::save_weights(&net, episodes.parse()?, Path::new(out))?,
-        _ => return Err("usage: from_ziap IN OUT EPISODES | from_ziap IN --values".into()),
+        _ => return Err(USAGE.into()),
     }
     Ok(())
 }
