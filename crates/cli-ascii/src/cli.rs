@@ -275,7 +275,7 @@ pub(crate) struct SearchSettings {
     pub(crate) weights: Option<PathBuf>,
     /// The weight of the heuristic added to the network's values, 0 or
     /// more; 0 searches with the network alone (ntuple presets only;
-    /// default: the preset's, 0.01).
+    /// default: the preset's, 0).
     #[arg(long, value_name = "W", value_parser = parse_heuristic)]
     pub(crate) heuristic: Option<f32>,
     /// Play the endgame tables' move wherever a chain of large tiles has a

@@ -55,18 +55,17 @@ pub enum Algorithm {
     },
 }
 
-/// The learned presets' weight of the heuristic in their evaluator: the
-/// network's value plus a hundredth of the heuristic's. The network values a
-/// board by the score still to come (about 140,000 on a board holding
-/// 2048); the heuristic, built to rank boards, runs about ten times larger,
-/// so a hundredth of it is a tie-breaker of about a tenth of the network's
-/// spread. Where the network was trained least, late in a game, the
-/// heuristic's sense of order (monotone rows, merges within reach, empty
-/// cells) breaks its ties. Over seeds 1 to 100 at three plies (the
-/// two-stage network shipped until 2026-11-26): 16384 in 68, 81, 90 and 81
-/// games and 32768 in 0, 7, 7 and 3 with weights 0, 0.005, 0.01 and 0.02;
-/// docs/ntuple.md, "Adding the heuristic".
-pub const LEARNED_HEURISTIC: f32 = 0.01;
+/// The learned presets' weight of the heuristic in their evaluator: 0, the
+/// network alone. The network values a board by the score still to come;
+/// the heuristic, built to rank boards, runs about ten times larger. A
+/// hundredth of it broke the ties of the networks shipped until 2026-11-27
+/// (over seeds 1 to 100 at three plies, the two-stage network of 2026-11-26
+/// reached 32768 in 0, 7, 7 and 3 games with weights 0, 0.005, 0.01 and
+/// 0.02), but the two-stage network shipped since plays the late game
+/// itself, and the same hundredth wrecks it: 32768 in 7.0% of seeds 7061
+/// to 7260 against 35.0% alone (docs/ntuple.md, "Adding the heuristic").
+/// `--heuristic W` still adds it.
+pub const LEARNED_HEURISTIC: f32 = 0.0;
 
 /// How deep the search goes, counted in chance layers: "depth 3" is
 /// max, chance, max, chance, max, chance, max, then the evaluator.
@@ -274,9 +273,9 @@ pub enum Preset {
     Default,
     /// The strongest play of the heuristic, at a higher time per move.
     Max,
-    /// The learned n-tuple network (plus a hundredth of the heuristic,
-    /// [`LEARNED_HEURISTIC`]) under a shallow search (three moves and the
-    /// two spawns between them): quick.
+    /// The learned n-tuple network (alone: [`LEARNED_HEURISTIC`] is 0)
+    /// under a shallow search (three moves and the two spawns between
+    /// them): quick.
     Ntuple,
     /// The learned network as [`Preset::Ntuple`] searches it, a layer
     /// deeper on a crowded board (at most 3 empty cells: four moves and the
