@@ -64,7 +64,8 @@ pub enum Algorithm {
 /// 0.02), but the two-stage network shipped since plays the late game
 /// itself, and the same hundredth wrecks it: 32768 in 7.0% of seeds 7061
 /// to 7260 against 35.0% alone (docs/ntuple.md, "Adding the heuristic").
-/// `--heuristic W` still adds it.
+/// A caller still adds it with [`Algorithm::Learned`]'s `heuristic` (the
+/// frontends' `--heuristic W`).
 pub const LEARNED_HEURISTIC: f32 = 0.0;
 
 /// How deep the search goes, counted in chance layers: "depth 3" is

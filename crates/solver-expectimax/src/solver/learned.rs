@@ -37,8 +37,9 @@ impl Evaluator<Board> for Borrowed<'_> {
     }
 }
 
-/// A learned value with the heuristic added ([`Algorithm::Learned`]'s
-/// `heuristic`, [`crate::LEARNED_HEURISTIC`] in the presets).
+/// A learned value with the heuristic added, when
+/// [`crate::Algorithm::Learned`]'s `heuristic` is above 0 (the presets'
+/// [`crate::LEARNED_HEURISTIC`] is 0).
 pub(super) struct Shaped {
     pub(super) net: SharedEvaluator,
     pub(super) heuristic: WeightedEvaluator,
