@@ -43,7 +43,7 @@ pub(crate) fn run(args: &AgreementArgs) -> anyhow::Result<()> {
         config
     };
     let candidate = one_thread(setup::search_config(&args.settings)?);
-    let baseline_preset = args.baseline.unwrap_or(args.settings.preset);
+    let baseline_preset = args.baseline.unwrap_or(args.settings.preset(4));
     let baseline = one_thread(baseline_preset.config());
     let mut reference = one_thread(args.reference.config());
     match &mut reference.depth {
@@ -65,7 +65,7 @@ pub(crate) fn run(args: &AgreementArgs) -> anyhow::Result<()> {
             SolverSpec::new(args.reference),
         ),
         (baseline_preset.to_string(), baseline, SolverSpec::new(baseline_preset)),
-        (candidate_name, candidate, setup::solver_spec(&args.settings)),
+        (candidate_name, candidate, setup::solver_spec(&args.settings, 4)),
     ]
     .map(|(name, config, spec)| {
         spec.build_with(config, 4).map(|s| (name, s)).map_err(|e| setup::spec_error(&e))
@@ -99,7 +99,7 @@ pub(crate) fn run(args: &AgreementArgs) -> anyhow::Result<()> {
 
 /// The setting as the options gave it, e.g. `default, --depth-bonus 1`.
 fn setting_name(settings: &crate::cli::SearchSettings) -> String {
-    let mut name = settings.preset.to_string();
+    let mut name = settings.preset(4).to_string();
     let overrides = [
         ("--depth", settings.depth.map(|d| d.to_string())),
         ("--time-ms", settings.time_ms.map(|t| t.to_string())),

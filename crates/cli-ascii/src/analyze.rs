@@ -18,15 +18,16 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     // The rules' other settings are checked here once; each board brings its size.
     let rules = RulesBuilder { four_probability: args.four_probability, ..RulesBuilder::default() }
         .build()?;
-    let solver = setup::solver_spec(&args.settings)
-        .with_endgame(setup::endgame_of(&args.settings, &rules)?)
-        .build(4)
-        .map_err(|e| setup::spec_error(&e))?;
+    let mut solvers = Solvers { args, rules, built: Vec::new() };
+    // The 4x4 solver (with its network and tables) is built before the
+    // first board, so that bad settings fail at once.
+    solvers.of(4)?;
     let mut out = BufWriter::new(io::stdout().lock());
     if !args.board.is_empty() {
         // The words are joined so that an unquoted board works too.
         let text = args.board.join(" ");
-        let answer = analyze(&solver, rules, &text, args.json).context("the board argument")?;
+        let answer =
+            analyze(&mut solvers, rules, &text, args.json).context("the board argument")?;
         out.write_all(answer.as_bytes())?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
@@ -42,7 +43,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
-        match analyze(&solver, rules, text, args.json) {
+        match analyze(&mut solvers, rules, text, args.json) {
             Ok(answer) => {
                 // A blank line between text answers, so that each board's
                 // lines stay together; JSON stays one object a line.
@@ -64,10 +65,40 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
+/// The solver of each board size met so far: without `--preset`, the
+/// default preset of that size.
+struct Solvers<'a> {
+    args: &'a AnalyzeArgs,
+    rules: Rules,
+    built: Vec<(usize, Solver)>,
+}
+
+impl Solvers<'_> {
+    fn of(&mut self, size: usize) -> anyhow::Result<&Solver> {
+        if let Some(i) = self.built.iter().position(|(s, _)| *s == size) {
+            return Ok(&self.built[i].1);
+        }
+        let settings = &self.args.settings;
+        let endgame = if size == 4 { setup::endgame_of(settings, &self.rules)? } else { None };
+        let solver = setup::solver_spec(settings, size)
+            .with_endgame(endgame)
+            .build(size)
+            .map_err(|e| setup::spec_error(&e))?;
+        self.built.push((size, solver));
+        Ok(&self.built[self.built.len() - 1].1)
+    }
+}
+
 /// Parses one board and answers it, as text or JSON.
-fn analyze(solver: &Solver, rules: Rules, text: &str, json: bool) -> anyhow::Result<String> {
+fn analyze(
+    solvers: &mut Solvers<'_>,
+    rules: Rules,
+    text: &str,
+    json: bool,
+) -> anyhow::Result<String> {
     let grid: Grid = text.parse()?;
     let rules = RulesBuilder { size: grid.size(), ..rules.to_builder() }.build()?;
+    let solver = solvers.of(grid.size())?;
     with_board!(grid.size(), B => Ok(answer(solver, &B::try_from(grid)?, &rules, json)))
 }
 

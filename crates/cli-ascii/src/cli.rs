@@ -234,11 +234,12 @@ pub(crate) struct SearchArgs {
 #[derive(Debug, Clone, Args)]
 pub(crate) struct SearchSettings {
     /// The search settings: tutorial (the Java tutorial's player), the
-    /// heuristic's fast, default and max, the learned network's ntuple and
-    /// ntuple-deep, or corner (the corner heuristic with its endgame
-    /// tables).
-    #[arg(long, default_value_t = Preset::Default)]
-    pub(crate) preset: Preset,
+    /// heuristic's fast, heuristic and heuristic-max, the learned network's
+    /// ntuple and ntuple-deep, or corner (the corner heuristic with its
+    /// endgame tables). Default: ntuple-deep (heuristic on boards other
+    /// than 4x4, which the network does not play).
+    #[arg(long)]
+    pub(crate) preset: Option<Preset>,
     /// Search this many chance layers deep, always (overrides the preset).
     #[arg(
         long,
@@ -299,7 +300,12 @@ impl SearchSettings {
     /// Whether the player plays by endgame tables: `--endgame`, or the
     /// corner preset, which always does.
     pub(crate) fn plays_tables(&self) -> bool {
-        self.endgame || self.preset.uses_corner_tables()
+        self.endgame || self.preset(4).uses_corner_tables()
+    }
+
+    /// The preset named, or the engine's default for `size` x `size` boards.
+    pub(crate) fn preset(&self, size: usize) -> Preset {
+        self.preset.unwrap_or_else(|| engine::default_preset(size))
     }
 }
 
@@ -326,7 +332,7 @@ pub(crate) struct TablesBuildArgs {
     pub(crate) tables_max_states: Option<u64>,
     /// The tables of this preset: the corner preset's corner tables (about
     /// 6.7 GB, about 15 minutes), the chains' for the others.
-    #[arg(long, value_name = "NAME", default_value_t = Preset::Default)]
+    #[arg(long, value_name = "NAME", default_value_t = Preset::Heuristic)]
     pub(crate) preset: Preset,
 }
 
@@ -507,7 +513,7 @@ pub(crate) struct AgreementArgs {
     #[arg(long, value_name = "PRESET")]
     pub(crate) baseline: Option<Preset>,
     /// The reference search, whose choices count as right.
-    #[arg(long, value_name = "PRESET", default_value_t = Preset::Max)]
+    #[arg(long, value_name = "PRESET", default_value_t = Preset::HeuristicMax)]
     pub(crate) reference: Preset,
     /// The reference's depth bonus (default 2: two layers deeper than the
     /// max preset).
@@ -780,7 +786,10 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
     }
     // What applies to which preset is the library's rule, in this
     // program's words.
-    crate::setup::solver_spec(settings).validate().err().map(|e| e.message(&crate::setup::Options))
+    crate::setup::solver_spec(settings, 4)
+        .validate()
+        .err()
+        .map(|e| e.message(&crate::setup::Options))
 }
 
 // Number options: clap's own ranges say `0 is not in 1..18446744073709551615`,

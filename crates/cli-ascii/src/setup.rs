@@ -67,8 +67,9 @@ pub(crate) fn spec_error(err: &SpecError) -> anyhow::Error {
     anyhow::anyhow!(err.message(&Options))
 }
 
-/// The solver the search options ask for, without endgame tables.
-pub(crate) fn solver_spec(settings: &SearchSettings) -> SolverSpec {
+/// The solver the search options ask for on `size` x `size` boards,
+/// without endgame tables.
+pub(crate) fn solver_spec(settings: &SearchSettings, size: usize) -> SolverSpec {
     let overrides = Overrides {
         depth: settings.depth,
         time_ms: settings.time_ms,
@@ -77,14 +78,14 @@ pub(crate) fn solver_spec(settings: &SearchSettings) -> SolverSpec {
         depth_bonus: settings.depth_bonus,
         heuristic: settings.heuristic,
     };
-    SolverSpec::new(settings.preset)
+    SolverSpec::new(settings.preset(size))
         .with_overrides(overrides)
         .with_weights(settings.weights.clone())
 }
 
-/// The search settings: the preset, then the overrides.
+/// The search settings on 4x4 boards: the preset, then the overrides.
 pub(crate) fn search_config(settings: &SearchSettings) -> anyhow::Result<SearchConfig> {
-    solver_spec(settings).config().map_err(|e| spec_error(&e))
+    solver_spec(settings, 4).config().map_err(|e| spec_error(&e))
 }
 
 /// The search settings of the common options for games on `size` x `size`.
@@ -97,7 +98,7 @@ pub(crate) fn search_config(settings: &SearchSettings) -> anyhow::Result<SearchC
 /// budget, searches one layer deep; this keeps `watch --size 5` fluid.
 pub(crate) fn config_of(args: &SearchArgs, size: usize) -> anyhow::Result<SearchConfig> {
     let settings = &args.settings;
-    let mut config = search_config(settings)?;
+    let mut config = solver_spec(settings, size).config().map_err(|e| spec_error(&e))?;
     if size > 4 && settings.depth.is_none() && settings.time_ms.is_none() {
         match config.algorithm {
             Algorithm::Tutorial => config.depth = Depth::Fixed(1),
@@ -213,7 +214,8 @@ pub(crate) fn endgame_of(
             anyhow::bail!("{who} assume a 4 one spawn in ten, not --four-probability {p}")
         }
     }
-    let formations = engine::formations_for(settings.preset, settings.tables_max_states);
+    let formations =
+        engine::formations_for(settings.preset(rules.size()), settings.tables_max_states);
     open_tables(&tables_dir(settings.tables.as_deref())?, &formations).map(Some)
 }
 
@@ -238,7 +240,7 @@ impl PlayerSpec {
         Ok(PlayerSpec {
             kind: args.player,
             config: config_of(args, rules.size())?,
-            solver: solver_spec(&args.settings).with_endgame(endgame),
+            solver: solver_spec(&args.settings, rules.size()).with_endgame(endgame),
         })
     }
 
@@ -249,9 +251,9 @@ impl PlayerSpec {
 }
 
 /// Who plays, as the status line and the summary name it.
-pub(crate) fn who_plays(args: &SearchArgs) -> String {
+pub(crate) fn who_plays(args: &SearchArgs, size: usize) -> String {
     match args.player {
-        PlayerKind::Expectimax => format!("expectimax, preset {}", args.settings.preset),
+        PlayerKind::Expectimax => format!("expectimax, preset {}", args.settings.preset(size)),
         PlayerKind::Random => "random player".to_owned(),
     }
 }
@@ -310,7 +312,7 @@ mod tests {
         SearchArgs {
             player: PlayerKind::Expectimax,
             settings: SearchSettings {
-                preset: Preset::Default,
+                preset: None,
                 depth,
                 time_ms,
                 threads: Some(1),
@@ -328,10 +330,10 @@ mod tests {
     #[test]
     fn big_boards_search_within_a_budget_unless_told_otherwise() {
         let config_of = |args: &SearchArgs, size| config_of(args, size).unwrap();
-        assert_eq!(config_of(&search(None, None), 4).depth, Preset::Default.config().depth);
-        assert_eq!(config_of(&search(None, None), 3).depth, Preset::Default.config().depth);
+        assert_eq!(config_of(&search(None, None), 4).depth, engine::DEFAULT_PRESET.config().depth);
+        assert_eq!(config_of(&search(None, None), 3).depth, Preset::Heuristic.config().depth);
         let big = config_of(&search(None, None), 5);
-        assert_eq!(big.depth, Preset::Default.config().depth);
+        assert_eq!(big.depth, Preset::Heuristic.config().depth);
         assert_eq!(big.time_budget, Some(BIG_BOARD_BUDGET));
         assert_eq!(config_of(&search(Some(3), None), 6).depth, Depth::Fixed(3));
         let timed = config_of(&search(None, Some(40)), 8);

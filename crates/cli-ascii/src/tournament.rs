@@ -188,10 +188,10 @@ pub(crate) fn settings_line(player: &SearchArgs, rules: &Rules, max_moves: Optio
     let mut line = match player.player {
         PlayerKind::Random => "--player random".to_owned(),
         PlayerKind::Expectimax => {
-            let tables = search
-                .plays_tables()
-                .then(|| engine::formations_for(search.preset, search.tables_max_states).len());
-            crate::setup::solver_spec(search).settings_line(tables)
+            let tables = search.plays_tables().then(|| {
+                engine::formations_for(search.preset(rules.size()), search.tables_max_states).len()
+            });
+            crate::setup::solver_spec(search, rules.size()).settings_line(tables)
         }
     };
     line.push_str(&engine::rules_line(rules, max_moves));
@@ -326,7 +326,7 @@ fn summary_table(
     wall: Duration,
 ) -> String {
     let s = Summary::of(records);
-    let who = setup::who_plays(&args.search);
+    let who = setup::who_plays(&args.search, args.rules.size);
     let last_seed = args.seed_start.wrapping_add(args.games.saturating_sub(1));
     let mut rows: Vec<(String, String)> = vec![
         ("player".into(), who),

@@ -111,7 +111,7 @@ fn row(out: &mut impl Write, label: &str, trial: &Trial, verdict: &str) -> io::R
 pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<()> {
     let base = setup::search_config(&args.settings)?;
     let Algorithm::Expectimax { weights, .. } = base.algorithm else {
-        anyhow::bail!("--preset {} has no heuristic weights to tune", args.settings.preset);
+        anyhow::bail!("--preset {} has no heuristic weights to tune", args.settings.preset(4));
     };
     base.validate()?;
     if args.seed_start.checked_add(args.games).is_none() {
@@ -135,7 +135,7 @@ pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<()> {
         out,
         "Tuning the `{}` preset's weights: {} games per candidate (seeds {}..={}), \
          {parallel} at a time, step {}.\n",
-        args.settings.preset,
+        args.settings.preset(4),
         args.games,
         args.seed_start,
         args.seed_start + args.games - 1,

@@ -51,7 +51,7 @@ pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
         term::draw_frame(&mut io::stdout().lock(), &["loading the network…".to_owned()])?;
     }
     let mut player = AnyPlayer::new(&spec, rules.size(), seed)?;
-    let who = setup::who_plays(&args.game.search);
+    let who = setup::who_plays(&args.game.search, rules.size());
     let watch = Watch {
         rules,
         seed,

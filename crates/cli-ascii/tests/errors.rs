@@ -9,7 +9,7 @@ fn unknown_preset() {
         &["--preset", "nope"],
         None,
         2,
-        "unknown preset `nope` (expected tutorial, fast, default, max, ntuple, ntuple-deep or corner)",
+        "unknown preset `nope` (expected tutorial, fast, heuristic, heuristic-max, ntuple, ntuple-deep or corner)",
     );
     error_of(&["tournament", "--preset", "nope"], None, 2, "unknown preset `nope`");
     error_of(&["analyze", "--preset", "nope", "2 0/0 2"], None, 2, "unknown preset `nope`");
@@ -254,16 +254,26 @@ fn options_that_do_not_apply_are_refused() {
         2,
         &format!("--threads {random}"),
     );
-    let err = error_of(&["analyze", "--weights", "my.n2048", "2 0/0 2"], None, 2, "--weights");
+    let err = error_of(
+        &["analyze", "--preset", "default", "--weights", "my.n2048", "2 0/0 2"],
+        None,
+        2,
+        "--weights",
+    );
     assert_eq!(
         err,
-        "error: --weights applies to the ntuple presets only, not to --preset default, which \
+        "error: --weights applies to the ntuple presets only, not to --preset heuristic, which \
          uses no network: choose --preset ntuple or --preset ntuple-deep (see --help)\n"
     );
-    let err = error_of(&["analyze", "--heuristic", "0.5", "2 0/0 2"], None, 2, "--heuristic");
+    let err = error_of(
+        &["analyze", "--preset", "default", "--heuristic", "0.5", "2 0/0 2"],
+        None,
+        2,
+        "--heuristic",
+    );
     assert_eq!(
         err,
-        "error: --heuristic applies to the ntuple presets only, not to --preset default, which \
+        "error: --heuristic applies to the ntuple presets only, not to --preset heuristic, which \
          uses no network: choose --preset ntuple or --preset ntuple-deep (see --help)\n"
     );
     for bad in ["-1", "inf", "NaN", "x"] {

@@ -26,7 +26,7 @@ fn agreement_compares_a_setting_with_its_preset() {
     assert!(lines[3].starts_with("| baseline: fast | "), "{out}");
     assert!(lines[3].contains(" | 1.00x | "), "{out}");
     assert!(lines[4].starts_with("| candidate: fast, --depth-bonus -1 | "), "{out}");
-    assert!(lines[5].starts_with("reference: default (depth bonus 0) ("), "{out}");
+    assert!(lines[5].starts_with("reference: heuristic (depth bonus 0) ("), "{out}");
 }
 
 #[test]

@@ -40,7 +40,7 @@ pub use network::{network, weights_path};
 pub use seed::clock_seed;
 pub use session::{NothingToUndo, Played, Session, WIN_TILE};
 pub use spec::{
-    Overrides, Reason, Setting, SolverSpec, SpecError, Spelling, formations_for, rules_line,
-    tables_dir,
+    DEFAULT_PRESET, Overrides, Reason, Setting, SolverSpec, SpecError, Spelling, default_preset,
+    formations_for, rules_line, tables_dir,
 };
 pub use values::Values;

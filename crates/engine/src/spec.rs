@@ -456,6 +456,22 @@ fn learned_size(size: usize) -> Result<(), SpecError> {
     if size == 4 { Ok(()) } else { Err(SpecError::LearnedSize(size)) }
 }
 
+/// The preset every frontend plays when none is named (`watch`, `play`'s
+/// hints, the web page, `py2048.decide`): the strongest that needs nothing
+/// built first. The learned network searched a layer deeper on crowded
+/// boards reaches 32768 about twice as often as the heuristic, at a
+/// thirtieth of its time per move (docs/results.md).
+pub const DEFAULT_PRESET: Preset = Preset::NtupleDeep;
+
+/// The preset to play on `size` x `size` boards when none is named:
+/// [`DEFAULT_PRESET`] where it plays, else the heuristic (the network and
+/// the tables play 4x4 boards only).
+pub fn default_preset(size: usize) -> Preset {
+    let plays = SolverSpec::new(DEFAULT_PRESET).check_size(size).is_ok()
+        && (size == 4 || !DEFAULT_PRESET.uses_corner_tables());
+    if plays { DEFAULT_PRESET } else { Preset::Heuristic }
+}
+
 /// The endgame tables' folder: `given`, or `cli-ascii-2048/endgame` in the
 /// user's cache folder, shared by every frontend so that one build serves
 /// them all; `None` when there is neither.
@@ -496,7 +512,7 @@ mod tests {
             (spec(Preset::Tutorial, cutoff), "prob_cutoff does not apply to the tutorial preset"),
             (spec(Preset::Fast, fixed_bonus), "depth_bonus does not apply with depth"),
             (spec(Preset::Ntuple, bonus), "depth_bonus does not apply to the ntuple preset"),
-            (spec(Preset::Default, heuristic), "heuristic applies to the ntuple presets only"),
+            (spec(Preset::Heuristic, heuristic), "heuristic applies to the ntuple presets only"),
             (
                 SolverSpec::new(Preset::Fast).with_weights(Some("w.n2048".into())),
                 "weights applies to the ntuple presets only, not to the fast preset",
@@ -527,7 +543,7 @@ mod tests {
             depth_bonus: Some(-1),
             heuristic: None,
         };
-        let config = spec(Preset::Default, o).config().unwrap();
+        let config = spec(Preset::Heuristic, o).config().unwrap();
         assert_eq!(config.time_budget, Some(Duration::from_millis(40)));
         assert_eq!(config.threads, 1);
         assert!(matches!(config.depth, Depth::Adaptive { bonus: -1, .. }));
@@ -553,7 +569,10 @@ mod tests {
                 .unwrap();
         assert!(matches!(deeper.depth, Depth::Crowded { bonus: 1, .. }));
         // Nothing given: the preset as it is.
-        assert_eq!(SolverSpec::new(Preset::Max).config().unwrap(), Preset::Max.config());
+        assert_eq!(
+            SolverSpec::new(Preset::HeuristicMax).config().unwrap(),
+            Preset::HeuristicMax.config()
+        );
     }
 
     #[test]
@@ -614,13 +633,13 @@ mod tests {
         };
         // Without a time budget, threads do not decide moves: not named.
         assert_eq!(
-            spec(Preset::Default, o).settings_line(None),
-            "--preset default --depth 2 --prob-cutoff 0.00002"
+            spec(Preset::Heuristic, o).settings_line(None),
+            "--preset heuristic --depth 2 --prob-cutoff 0.00002"
         );
         let timed = Overrides { time_ms: Some(50), threads: Some(2), ..Overrides::default() };
         assert_eq!(
-            spec(Preset::Max, timed).settings_line(Some(7)),
-            "--preset max --time-ms 50 --threads 2 --endgame (7 tables)"
+            spec(Preset::HeuristicMax, timed).settings_line(Some(7)),
+            "--preset heuristic-max --time-ms 50 --threads 2 --endgame (7 tables)"
         );
         let rules = RulesBuilder { size: 3, four_probability: 0.25, ..RulesBuilder::default() }
             .build()

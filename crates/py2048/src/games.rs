@@ -145,9 +145,12 @@ fn check_endgame_rules(size: usize, four_probability: f64) -> PyResult<()> {
 /// How many tables the endgame tables of at most `max_states` states are
 /// (all of them without a limit): what names them in a records file.
 #[pyfunction]
-#[pyo3(signature = (max_states=None, preset="default"))]
-fn endgame_table_count(max_states: Option<u64>, preset: &str) -> PyResult<usize> {
-    let preset: Preset = preset.parse().map_err(value_error)?;
+#[pyo3(signature = (max_states=None, preset=None))]
+fn endgame_table_count(max_states: Option<u64>, preset: Option<&str>) -> PyResult<usize> {
+    let preset = match preset {
+        Some(name) => name.parse().map_err(value_error)?,
+        None => engine::DEFAULT_PRESET,
+    };
     Ok(engine::formations_for(preset, max_states).len())
 }
 

@@ -60,12 +60,16 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_EXPONENT", game_core::MAX_EXPONENT)?;
     m.add("MAX_THREADS", solver_expectimax::MAX_THREADS)?;
     m.add("MILESTONES", records::summary::MILESTONES)?;
+    m.add("DEFAULT_PRESET", engine::DEFAULT_PRESET.name())?;
+    m.add("PRESETS", solver_expectimax::Preset::ALL.map(|p| p.name()).to_vec())?;
     m.add_class::<env::EnvCore>()?;
     m.add_class::<vector::VecCore>()?;
     m.add_class::<search::Solver>()?;
     m.add_class::<search::Network>()?;
     m.add_class::<search::EndgameTables>()?;
     m.add_function(wrap_pyfunction!(search::is_learned, m)?)?;
+    m.add_function(wrap_pyfunction!(search::preset_name, m)?)?;
+    m.add_function(wrap_pyfunction!(search::default_preset, m)?)?;
     batch::register(m)?;
     games::register(m)?;
     Ok(())

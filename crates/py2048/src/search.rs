@@ -40,6 +40,20 @@ pub(crate) fn is_learned(preset: &str) -> PyResult<bool> {
     Ok(preset.is_learned())
 }
 
+/// The preset `name` names (an old name, `default` or `max`, gives the
+/// preset it names now); a `ValueError` for an unknown name.
+#[pyfunction]
+pub(crate) fn preset_name(name: &str) -> PyResult<&'static str> {
+    let preset: Preset = name.parse().map_err(value_error)?;
+    Ok(preset.name())
+}
+
+/// The preset played on `size` x `size` boards when none is named.
+#[pyfunction]
+pub(crate) fn default_preset(size: usize) -> &'static str {
+    engine::default_preset(size).name()
+}
+
 /// A solver with its settings, reused from decision to decision.
 #[pyclass(module = "py2048._native")]
 #[derive(Debug)]
@@ -74,14 +88,17 @@ impl EndgameTables {
     /// each read and checked, or built there (without the GIL; a line on
     /// stderr per table built).
     #[new]
-    #[pyo3(signature = (path=None, max_states=None, preset="default"))]
+    #[pyo3(signature = (path=None, max_states=None, preset=None))]
     fn new(
         py: Python<'_>,
         path: Option<PathBuf>,
         max_states: Option<u64>,
-        preset: &str,
+        preset: Option<&str>,
     ) -> PyResult<Self> {
-        let preset: Preset = preset.parse().map_err(value_error)?;
+        let preset = match preset {
+            Some(name) => name.parse().map_err(value_error)?,
+            None => engine::DEFAULT_PRESET,
+        };
         let path = engine::tables_dir(path.as_deref())
             .ok_or_else(|| PyValueError::new_err("this system has no cache folder: pass path="))?;
         let formations = engine::formations_for(preset, max_states);

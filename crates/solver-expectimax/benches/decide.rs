@@ -18,7 +18,7 @@ use game_core::{Board, Direction, Rules};
 use solver_expectimax::{Preset, SearchConfig, Solver};
 
 const POSITIONS: &str = include_str!("positions.txt");
-const PRESETS: [Preset; 3] = [Preset::Tutorial, Preset::Fast, Preset::Default];
+const PRESETS: [Preset; 3] = [Preset::Tutorial, Preset::Fast, Preset::Heuristic];
 
 struct Position {
     phase: String,
@@ -154,7 +154,7 @@ fn budget(c: &mut Criterion) {
     group.sample_size(10);
     for ms in [5u64, 20, 50] {
         let budget = Duration::from_millis(ms);
-        let mut config = config(Preset::Max, 2);
+        let mut config = config(Preset::HeuristicMax, 2);
         config.time_budget = Some(budget);
         let solver = Solver::new(config).expect("valid");
         let limit = budget.mul_f64(1.05) + Duration::from_micros(500);

@@ -123,7 +123,7 @@ impl Depth {
 /// ```
 /// use solver_expectimax::{Depth, Preset};
 ///
-/// let mut config = Preset::Default.config();
+/// let mut config = Preset::Heuristic.config();
 /// config.depth = Depth::Fixed(2);
 /// config.threads = 1;
 /// ```
@@ -270,10 +270,13 @@ pub enum Preset {
     Tutorial,
     /// Quick games for tournaments after every evaluator change.
     Fast,
-    /// What `watch` shows: strong and fluid.
-    Default,
-    /// The strongest play of the heuristic, at a higher time per move.
-    Max,
+    /// The hand-made heuristic evaluator, searched deeper where more
+    /// distinct tiles stand (the preset called `default` until the learned
+    /// and corner players became stronger; that name still reads it).
+    Heuristic,
+    /// The strongest play of the heuristic, at a higher time per move (once
+    /// called `max`, which still reads it).
+    HeuristicMax,
     /// The learned n-tuple network (alone: [`LEARNED_HEURISTIC`] is 0)
     /// under a shallow search (three moves and the two spawns between
     /// them): quick.
@@ -294,20 +297,25 @@ impl Preset {
     pub const ALL: [Preset; 7] = [
         Preset::Tutorial,
         Preset::Fast,
-        Preset::Default,
-        Preset::Max,
+        Preset::Heuristic,
+        Preset::HeuristicMax,
         Preset::Ntuple,
         Preset::NtupleDeep,
         Preset::Corner,
     ];
+
+    /// The old names that still read a preset: the heuristic presets were
+    /// `default` and `max` until 2026-11-27.
+    pub const ALIASES: [(&'static str, Preset); 2] =
+        [("default", Preset::Heuristic), ("max", Preset::HeuristicMax)];
 
     /// The preset's name.
     pub const fn name(self) -> &'static str {
         match self {
             Preset::Tutorial => "tutorial",
             Preset::Fast => "fast",
-            Preset::Default => "default",
-            Preset::Max => "max",
+            Preset::Heuristic => "heuristic",
+            Preset::HeuristicMax => "heuristic-max",
             Preset::Ntuple => "ntuple",
             Preset::NtupleDeep => "ntuple-deep",
             Preset::Corner => "corner",
@@ -336,14 +344,14 @@ impl Preset {
                 threads: 1,
                 table_bytes: 16 << 20,
             },
-            Preset::Default => SearchConfig {
+            Preset::Heuristic => SearchConfig {
                 algorithm: expectimax,
                 depth: Depth::Adaptive { min: 3, max: 12, bonus: 0 },
                 time_budget: None,
                 threads,
                 table_bytes: 256 << 20,
             },
-            Preset::Max => SearchConfig {
+            Preset::HeuristicMax => SearchConfig {
                 algorithm: Algorithm::Expectimax { weights: Weights::STANDARD, prob_cutoff: 2e-5 },
                 depth: Depth::Adaptive { min: 3, max: 12, bonus: 1 },
                 time_budget: None,
@@ -403,8 +411,8 @@ impl fmt::Display for UnknownPreset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown preset `{}` (expected tutorial, fast, default, max, ntuple, ntuple-deep \
-             or corner)",
+            "unknown preset `{}` (expected tutorial, fast, heuristic, heuristic-max, ntuple, \
+             ntuple-deep or corner)",
             self.0
         )
     }
@@ -415,7 +423,14 @@ impl std::error::Error for UnknownPreset {}
 impl FromStr for Preset {
     type Err = UnknownPreset;
 
+    /// A preset's name, or one of the old names kept so that earlier
+    /// command lines and records still read: `default` for
+    /// [`Preset::Heuristic`], `max` for [`Preset::HeuristicMax`].
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let alias = Preset::ALIASES.iter().find(|(old, _)| old.eq_ignore_ascii_case(s));
+        if let Some(&(_, preset)) = alias {
+            return Ok(preset);
+        }
         Preset::ALL
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(s))

@@ -14,7 +14,7 @@
 //! use game_core::{Board, Game, Rules};
 //! use solver_expectimax::{Depth, Preset, Solver};
 //!
-//! let mut config = Preset::Default.config();
+//! let mut config = Preset::Heuristic.config();
 //! config.depth = Depth::Fixed(1); // keep the doc-test quick
 //! config.table_bytes = 1 << 20;
 //! let solver = Solver::new(config)?;

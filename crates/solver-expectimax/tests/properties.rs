@@ -51,7 +51,7 @@ proptest! {
 
     #[test]
     fn the_chosen_direction_is_legal(board in any_board()) {
-        for preset in [Preset::Tutorial, Preset::Default] {
+        for preset in [Preset::Tutorial, Preset::Heuristic] {
             let solver = Solver::new(config(preset, 1, 1)).expect("valid");
             match solver.decide(&board, &Rules::default()) {
                 Ok(decision) => {
@@ -71,7 +71,7 @@ proptest! {
 
     #[test]
     fn decisions_do_not_depend_on_the_thread_count(board in any_board()) {
-        for preset in [Preset::Tutorial, Preset::Default] {
+        for preset in [Preset::Tutorial, Preset::Heuristic] {
             let one = Solver::new(config(preset, 2, 1)).expect("valid");
             let two = Solver::new(config(preset, 2, 2)).expect("valid");
             let three = Solver::new(config(preset, 2, 3)).expect("valid");
@@ -117,7 +117,7 @@ fn past_32768_the_heuristic_search_prefers_a_move_that_survives() {
         down.empty_cells()
             .all(|i| { [1, 2].iter().all(|&e| down.with_exponent_unchecked(i, e).is_game_over()) })
     );
-    for preset in [Preset::Fast, Preset::Default, Preset::Max] {
+    for preset in [Preset::Fast, Preset::Heuristic, Preset::HeuristicMax] {
         for depth in [1, 3] {
             let decision =
                 solver(config(preset, depth, 1)).decide(&board, &Rules::default()).expect("a move");
@@ -177,8 +177,8 @@ fn on_larger_boards_the_heuristic_search_ranks_moves_below_0() {
 #[test]
 fn deep_searches_agree_across_thread_counts_on_real_positions() {
     for board in sample_boards(6, 3..=8, 5) {
-        let one = Solver::new(config(Preset::Default, 3, 1)).expect("valid");
-        let two = Solver::new(config(Preset::Default, 3, 2)).expect("valid");
+        let one = Solver::new(config(Preset::Heuristic, 3, 1)).expect("valid");
+        let two = Solver::new(config(Preset::Heuristic, 3, 2)).expect("valid");
         let a = one.decide(&board, &Rules::default()).expect("a move");
         let b = two.decide(&board, &Rules::default()).expect("a move");
         assert_eq!((a.direction, a.values), (b.direction, b.values), "{board}");
@@ -195,8 +195,8 @@ fn crowded_late_positions_agree_across_thread_counts() {
         .filter(|line| line.starts_with("late"))
         .map(|line| line.split('|').nth(1).unwrap_or("").trim().parse::<Board>().expect("valid"));
     for board in late {
-        let one = Solver::new(config(Preset::Default, 5, 1)).expect("valid");
-        let two = Solver::new(config(Preset::Default, 5, 2)).expect("valid");
+        let one = Solver::new(config(Preset::Heuristic, 5, 1)).expect("valid");
+        let two = Solver::new(config(Preset::Heuristic, 5, 2)).expect("valid");
         let a = one.decide(&board, &Rules::default()).expect("a move");
         let b = two.decide(&board, &Rules::default()).expect("a move");
         assert_eq!((a.direction, a.values), (b.direction, b.values), "{board}");
@@ -223,7 +223,7 @@ fn games_on_the_search_threads_are_the_games_of_one_thread() {
     );
     assert_eq!(one.moves, 150);
     // A decision asked on the pool equals one handed to it.
-    let solver = Solver::new(config(Preset::Default, 3, 2)).expect("valid");
+    let solver = Solver::new(config(Preset::Heuristic, 3, 2)).expect("valid");
     for board in sample_boards(4, 3..=8, 9) {
         let outside = solver.decide(&board, &rules).expect("a move");
         let inside = solver.search_threads().run(|| solver.decide(&board, &rules).expect("a move"));
@@ -254,7 +254,7 @@ fn other_sizes_get_legal_moves() {
 #[test]
 fn the_table_stays_within_its_bound() {
     for bytes in [0usize, 100, 1 << 20, (1 << 20) + 12_345, 256 << 20] {
-        let mut config = Preset::Default.config();
+        let mut config = Preset::Heuristic.config();
         config.table_bytes = bytes;
         let solver = Solver::new(config).expect("valid");
         assert!(solver.table_bytes() <= bytes, "{} > {bytes}", solver.table_bytes());
@@ -264,14 +264,14 @@ fn the_table_stays_within_its_bound() {
 #[test]
 fn bad_settings_are_errors() {
     use solver_expectimax::ConfigError;
-    let mut c = Preset::Default.config();
+    let mut c = Preset::Heuristic.config();
     c.threads = 0;
     assert_eq!(Solver::new(c).err(), Some(ConfigError::NoThreads));
     c.threads = solver_expectimax::MAX_THREADS + 1;
     assert_eq!(Solver::new(c).err(), Some(ConfigError::TooManyThreads(257)));
     c.threads = solver_expectimax::MAX_THREADS;
     assert!(c.validate().is_ok());
-    let mut c = Preset::Default.config();
+    let mut c = Preset::Heuristic.config();
     c.depth = Depth::Fixed(0);
     assert_eq!(Solver::new(c).err(), Some(ConfigError::BadDepth));
     c.depth = Depth::Adaptive { min: 4, max: 3, bonus: 0 };
@@ -302,7 +302,7 @@ fn bad_settings_are_errors() {
         assert_eq!(Solver::new(c).err(), Some(ConfigError::BadWeights), "{bad:?}");
     }
     assert!("nope".parse::<Preset>().is_err());
-    assert_eq!("DEFAULT".parse::<Preset>(), Ok(Preset::Default));
+    assert_eq!("DEFAULT".parse::<Preset>(), Ok(Preset::Heuristic));
 }
 
 #[test]
@@ -316,7 +316,7 @@ fn the_tutorial_weights_are_the_rules_probabilities() {
 
 #[test]
 fn a_time_budget_still_gives_a_decision() {
-    let mut config = Preset::Default.config();
+    let mut config = Preset::Heuristic.config();
     config.time_budget = Some(std::time::Duration::from_millis(1));
     config.table_bytes = 1 << 20;
     let solver = Solver::new(config).expect("valid");
@@ -340,7 +340,7 @@ fn a_crowded_depth_deepens_on_crowded_boards_only() {
     };
     let solver = |bonus| {
         let mut c = Preset::NtupleDeep.config();
-        c.algorithm = Preset::Default.config().algorithm;
+        c.algorithm = Preset::Heuristic.config().algorithm;
         c.threads = 1;
         c.depth = Depth::Crowded { shallow: 2, deep: 3, crowded: 3, bonus };
         Solver::new(c).expect("valid settings")

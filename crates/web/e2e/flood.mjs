@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 
 const { values: opts } = parseArgs({
   options: {
-    preset: { type: "string", default: "default" },
+    preset: { type: "string", default: "heuristic" },
     streams: { type: "string", default: "200" },
     seconds: { type: "string", default: "30" },
     warm: { type: "boolean", default: false },

@@ -423,7 +423,7 @@ async function main() {
 
     // Ask for one more hint so the screenshot shows the values.
     if (untilTile > 0) {
-      await pageNow.selectOption("#preset", "default");
+      await pageNow.selectOption("#preset", "heuristic");
       await pageNow.click("#hint-button");
       await pageNow.waitForSelector("#hint-direction");
     }

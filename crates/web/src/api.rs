@@ -87,7 +87,11 @@ async fn presets(State(app): App) -> Json<Presets> {
         })
         .collect();
     let budget = u64::try_from(app.searcher.budget().as_millis()).unwrap_or(u64::MAX);
-    Json(Presets { presets, default: Preset::Default.name(), search_budget_ms: budget })
+    Json(Presets {
+        presets,
+        default: app.searcher.default_preset().name(),
+        search_budget_ms: budget,
+    })
 }
 
 async fn new_game(State(app): App, Body(req): Body<NewGame>) -> Result<Response, ApiError> {
@@ -170,7 +174,7 @@ async fn hint(
     ApiPath(id): ApiPath<String>,
     Body(req): Body<HintRequest>,
 ) -> Result<Json<Hint>, ApiError> {
-    let preset = wire::preset(req.preset.as_deref())?;
+    let preset = wire::preset(req.preset.as_deref(), app.searcher.default_preset())?;
     let board = app.sessions.with(&id, |session| playable_board(session))?;
     let decision = app.searcher.decide(preset, board).await?;
     Ok(Json(Hint::of(preset, &decision)))
@@ -193,7 +197,7 @@ async fn autoplay(
     ApiPath(id): ApiPath<String>,
     ApiQuery(query): ApiQuery<AutoplayQuery>,
 ) -> Result<Response, ApiError> {
-    let preset = wire::preset(query.preset.as_deref())?;
+    let preset = wire::preset(query.preset.as_deref(), app.searcher.default_preset())?;
     let delay = Duration::from_millis(query.delay_ms.unwrap_or(0));
     if delay > app.limits.max_delay {
         return Err(ApiError::new(

@@ -71,6 +71,17 @@ impl Searcher {
             && (!preset.uses_corner_tables() || self.endgame.is_some())
     }
 
+    /// The preset played when a request names none: the engine's default,
+    /// or the heuristic when this server cannot build it (a missing network
+    /// or tables), so that a page without them still plays.
+    pub(crate) fn default_preset(&self) -> Preset {
+        if self.available(engine::DEFAULT_PRESET) {
+            engine::DEFAULT_PRESET
+        } else {
+            Preset::Heuristic
+        }
+    }
+
     pub(crate) fn budget(&self) -> Duration {
         self.budget
     }

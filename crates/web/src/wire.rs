@@ -51,10 +51,10 @@ pub(crate) struct AutoplayQuery {
     pub(crate) delay_ms: Option<u64>,
 }
 
-/// The preset named, or the default one.
-pub(crate) fn preset(name: Option<&str>) -> Result<Preset, ApiError> {
+/// The preset named, or `default`.
+pub(crate) fn preset(name: Option<&str>, default: Preset) -> Result<Preset, ApiError> {
     match name {
-        None => Ok(Preset::Default),
+        None => Ok(default),
         Some(name) => Preset::from_str(name).map_err(|err| {
             ApiError::new(StatusCode::BAD_REQUEST, "unknown_preset", err.to_string())
         }),

@@ -36,11 +36,15 @@ async fn presets_list_every_preset_and_whether_it_can_run() {
     let res = send(&app(), "GET", "/api/presets", None).await;
     assert_eq!(res.status, StatusCode::OK);
     let json = res.json();
-    assert_eq!(json["default"], "default");
+    // The tests' server has no network: the default falls back.
+    assert_eq!(json["default"], "heuristic");
     assert_eq!(json["search_budget_ms"], 40);
     let names: Vec<&str> =
         json["presets"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["tutorial", "fast", "default", "max", "ntuple", "ntuple-deep", "corner"]);
+    assert_eq!(
+        names,
+        ["tutorial", "fast", "heuristic", "heuristic-max", "ntuple", "ntuple-deep", "corner"]
+    );
     for preset in json["presets"].as_array().unwrap() {
         let name = preset["name"].as_str().unwrap();
         let learned = name.starts_with("ntuple");
@@ -315,7 +319,7 @@ async fn a_hint_names_a_legal_direction_and_values_each_one() {
     let app = app();
     let state = new_game(&app, 3).await;
     let game = id(&state);
-    for preset in ["fast", "default"] {
+    for preset in ["fast", "heuristic"] {
         let res = send(
             &app,
             "POST",
@@ -335,9 +339,10 @@ async fn a_hint_names_a_legal_direction_and_values_each_one() {
         assert!(hint["depth"].as_u64().unwrap() >= 1);
         assert!(hint["elapsed_ms"].is_u64());
     }
-    // No body: the default preset.
+    // No body: the default preset (the heuristic on a server without the
+    // network, as here).
     let res = send(&app, "POST", &format!("/api/games/{game}/hint"), None).await;
-    assert_eq!(res.json()["preset"], "default");
+    assert_eq!(res.json()["preset"], "heuristic");
     // A hint does not play.
     let after = send(&app, "GET", &format!("/api/games/{game}"), None).await.json();
     assert_eq!(after["moves"], 0);
@@ -481,4 +486,16 @@ async fn game_ids_are_random_128_bit_hex() {
             assert!(seen.insert(id.clone()), "{id} repeated");
         }
     }
+}
+
+#[tokio::test]
+async fn with_the_network_the_default_is_the_engines() {
+    let weights = engine::weights_path(None);
+    if !weights.is_file() {
+        return;
+    }
+    let state = web::AppState::new(limits(), Some(weights), None, web::Hosts::any());
+    let app = web::router(state);
+    let json = send(&app, "GET", "/api/presets", None).await.json();
+    assert_eq!(json["default"], engine::DEFAULT_PRESET.name());
 }

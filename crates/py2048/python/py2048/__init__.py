@@ -29,6 +29,7 @@ from py2048.board import (
 )
 from py2048.env import MAX_EXPONENT, Env2048, TwentyFortyEightEnv
 from py2048.solver import (
+    DEFAULT_PRESET,
     PRESETS,
     SHIPPED_WEIGHTS,
     Decision,
@@ -46,6 +47,7 @@ __all__ = [
     "ENV_ID",
     "MAX_EPISODE_STEPS",
     "MAX_EXPONENT",
+    "DEFAULT_PRESET",
     "PRESETS",
     "SHIPPED_WEIGHTS",
     "Decision",

@@ -96,7 +96,7 @@ class Player:
     native player once and keeps it for every game it plays.
     """
 
-    preset: str = "default"
+    preset: str = _native.DEFAULT_PRESET
     time_ms: int | None = None
     depth: int | None = None
     threads: int | None = None
@@ -111,8 +111,14 @@ class Player:
     four_probability: float = 0.1
 
     def __post_init__(self) -> None:
-        if self.preset not in PRESETS:
-            raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {self.preset!r}")
+        if not isinstance(self.preset, str):
+            raise TypeError(f"preset must be a str, got {type(self.preset).__name__}")
+        try:
+            object.__setattr__(self, "preset", _native.preset_name(self.preset))
+        except ValueError:
+            raise ValueError(
+                f"preset must be one of {', '.join(PRESETS)}, got {self.preset!r}"
+            ) from None
         ints = {
             "time_ms": (1, 2**64 - 1),
             "depth": (1, 2**32 - 1),
@@ -147,8 +153,8 @@ class Player:
     @property
     def tables_preset(self) -> str:
         """The preset whose tables this player plays by: ``corner`` for the
-        corner preset, ``default`` (the chains') for every other."""
-        return "corner" if self.preset == "corner" else "default"
+        corner preset, the chains' (the heuristic's) for every other."""
+        return "corner" if self.preset == "corner" else "heuristic"
 
     @property
     def learned(self) -> bool:

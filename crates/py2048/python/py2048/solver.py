@@ -19,10 +19,16 @@ from py2048.board import ACTION_NAMES, as_boards, as_exponents, pack, whole
 #: only slow a search down.
 MAX_THREADS: int = _native.MAX_THREADS
 
-#: The presets: ``tutorial``, ``fast``, ``default``, ``max`` (the heuristic
-#: search) and ``ntuple``, ``ntuple-deep`` (the learned network under a
-#: search; they need its weights file).
-PRESETS = ("tutorial", "fast", "default", "max", "ntuple", "ntuple-deep", "corner")
+#: The presets: ``tutorial``, ``fast``, ``heuristic``, ``heuristic-max`` (the
+#: heuristic search; ``default`` and ``max`` are their old names and still
+#: work), ``ntuple``, ``ntuple-deep`` (the learned network under a search;
+#: they need its weights file) and ``corner`` (the corner heuristic with its
+#: tables).
+PRESETS: tuple[str, ...] = tuple(_native.PRESETS)
+
+#: The preset played when none is named (on 4x4 boards; the heuristic on
+#: other sizes, which the learned network does not play).
+DEFAULT_PRESET: str = _native.DEFAULT_PRESET
 
 #: The weights file the learned presets load by default: the one the wheel
 #: carries (``py2048/weights/``), or, in a build without it, the one in the
@@ -90,7 +96,7 @@ class EndgameTables:
         path: str | os.PathLike[str] | None = None,
         *,
         max_states: int | None = None,
-        preset: str = "default",
+        preset: str | None = None,
     ) -> None:
         if max_states is not None:
             max_states = whole(max_states, "max_states", minimum=1, maximum=2**64 - 1)
@@ -112,11 +118,11 @@ class Solver:
     between decisions).
 
     Args:
-        preset: one of :data:`PRESETS`.
+        preset: one of :data:`PRESETS` (default: :data:`DEFAULT_PRESET`).
         time_ms: a time budget per decision (the search deepens until it runs out).
         depth: a fixed depth instead of the preset's.
         threads: search threads, 1 to :data:`MAX_THREADS` (default: the
-            preset's; every core for ``default``, ``max`` and
+            preset's; every core for ``heuristic``, ``heuristic-max`` and
             ``ntuple-deep``); more than the machine's cores gives a
             ``RuntimeWarning``.
         weights: the learned presets' weights file (default:
@@ -128,12 +134,12 @@ class Solver:
             ``--heuristic``); a ``ValueError`` where the preset has no such
             setting.
 
-    Note that ``default`` allocates a 256 MB table and ``max`` 1 GB.
+    Note that ``heuristic`` allocates a 256 MB table and ``heuristic-max`` 1 GB.
     """
 
     def __init__(
         self,
-        preset: str = "default",
+        preset: str | None = None,
         time_ms: int | None = None,
         *,
         depth: int | None = None,
@@ -160,6 +166,8 @@ class Solver:
                     RuntimeWarning,
                     stacklevel=2,
                 )
+        if preset is None:
+            preset = DEFAULT_PRESET
         self.preset = preset
         if weights is None and _native.is_learned(preset):
             weights = SHIPPED_WEIGHTS
@@ -201,7 +209,7 @@ def _solver(
 
 def decide(
     board: Any,
-    preset: str = "default",
+    preset: str | None = None,
     time_ms: int | None = None,
     *,
     depth: int | None = None,
@@ -212,7 +220,10 @@ def decide(
 ) -> Decision:
     """The best action for ``board`` and each action's value, by a solver of
     ``preset`` (kept for the next call with the same settings). See
-    :class:`Solver`."""
+    :class:`Solver`. Without ``preset``: :data:`DEFAULT_PRESET` on 4x4 boards,
+    the heuristic on other sizes."""
+    if preset is None:
+        preset = _native.default_preset(as_exponents(board).shape[0])
     path = None if weights is None else os.fspath(weights)
     return _solver(preset, time_ms, depth, threads, path, endgame).decide(board, four_probability)
 
