@@ -317,6 +317,66 @@ pub(crate) enum TablesCommand {
     /// again.
     #[command(after_help = "Example:\n  cargo run --release -p cli-ascii -- tables build")]
     Build(TablesBuildArgs),
+    /// Distil compact corner tables from the full ones: play seeded games
+    /// of the corner preset, keep the full tables' advice on every state
+    /// they read, and write it to a file (the corner preset reads the
+    /// shipped one when it has no full tables).
+    Distill(DistillArgs),
+    /// How much of the full tables' play a compact table answers: play
+    /// seeded games of the corner preset with the full tables and count
+    /// the table moves the compact tables make too.
+    Coverage(CoverageArgs),
+}
+
+/// What `tables distill` plays and writes.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct DistillArgs {
+    /// The full corner tables' folder (default: the user's cache folder).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) tables: Option<PathBuf>,
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    pub(crate) games: u64,
+    /// The first game's seed.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed_start: u64,
+    /// Games played at once (default: every core).
+    #[arg(long)]
+    pub(crate) parallel: Option<usize>,
+    /// Keep the states read at least this often.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) min_reads: u32,
+    /// Also write every state read with its count (one `formation index
+    /// count` line each), to distil again with other floors.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) reads: Option<PathBuf>,
+    /// Read the states from files written by --reads (several: their
+    /// counts add up) instead of playing games.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["games", "seed_start", "parallel"])]
+    pub(crate) from_reads: Vec<PathBuf>,
+    /// The compact tables' file to write (refused if it exists).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) out: PathBuf,
+}
+
+/// What `tables coverage` plays.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct CoverageArgs {
+    /// The full corner tables' folder (default: the user's cache folder).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) tables: Option<PathBuf>,
+    /// The compact tables' file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) compact: PathBuf,
+    /// Games to play.
+    #[arg(long, default_value_t = 20)]
+    pub(crate) games: u64,
+    /// The first game's seed.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed_start: u64,
+    /// Games played at once (default: every core).
+    #[arg(long)]
+    pub(crate) parallel: Option<usize>,
 }
 
 /// Where the tables go.

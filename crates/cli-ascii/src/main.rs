@@ -13,6 +13,7 @@ mod analyze;
 mod best;
 mod cli;
 mod compare;
+mod distill;
 mod keys;
 mod layout;
 mod play;
@@ -45,6 +46,12 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::ExportWeights(args)) => train::export(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Compare(args)) => compare::run(&args),
+        Some(Command::Tables(cli::TablesCommand::Distill(args))) => {
+            distill::distill(&args).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Tables(cli::TablesCommand::Coverage(args))) => {
+            distill::coverage(&args).map(|()| ExitCode::SUCCESS)
+        }
         Some(Command::Tables(cli::TablesCommand::Build(args))) => {
             setup::build_tables(args.tables.as_deref(), args.tables_max_states, args.preset)
                 .map(|()| ExitCode::SUCCESS)

@@ -340,10 +340,7 @@ impl Solver {
         let start = Instant::now();
         let packed = Board::from_raw(board.packed()?);
         let advice = if let Algorithm::Corner { .. } = self.config.algorithm {
-            tables
-                .advise_step(packed)
-                .filter(|a| a.odds >= STEP_MIN_ODDS)
-                .or_else(|| tables.advise_block(packed))
+            tables.corner_move(packed)
         } else {
             tables.advise(packed, ENDGAME_MIN_HEAD)
         }?;

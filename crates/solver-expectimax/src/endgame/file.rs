@@ -12,7 +12,7 @@ use std::fs;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::{Endgame, Formation, Geometry, Shape, Table};
+use super::{Endgame, Formation, Geometry, Odds, Shape, Table};
 
 /// The last byte counts the format: 1 held odds rounded to the nearest
 /// step, 2 rounded down (see `build::solve`); a file of another format is
@@ -108,11 +108,18 @@ fn checksum(odds: &[u16]) -> u64 {
 }
 
 impl Table {
-    /// Writes the table in the file format of this module.
+    /// Writes a full table in the file format of this module (a compact
+    /// one goes with the others of its set: [`Endgame::write_compact`]).
     ///
     /// # Errors
-    /// The writer's.
+    /// The writer's; [`io::ErrorKind::InvalidInput`] for a compact table.
     pub fn write_to(&self, w: &mut impl Write) -> io::Result<()> {
+        let Odds::Full(odds) = &self.odds else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a compact table is written with its set (Endgame::write_compact)",
+            ));
+        };
         let f = self.formation();
         let mut header = [0u8; HEADER];
         header[..8].copy_from_slice(MAGIC);
@@ -123,11 +130,11 @@ impl Table {
             Shape::Step => 1,
             Shape::Block => 2,
         };
-        header[16..24].copy_from_slice(&(self.odds.len() as u64).to_le_bytes());
-        header[24..32].copy_from_slice(&checksum(&self.odds).to_le_bytes());
+        header[16..24].copy_from_slice(&(odds.len() as u64).to_le_bytes());
+        header[24..32].copy_from_slice(&checksum(odds).to_le_bytes());
         w.write_all(&header)?;
         let mut buf = Vec::with_capacity(1 << 16);
-        for chunk in self.odds.chunks(1 << 15) {
+        for chunk in odds.chunks(1 << 15) {
             buf.clear();
             buf.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
             w.write_all(&buf)?;
@@ -195,7 +202,7 @@ impl Table {
         if checksum(&odds) != sum {
             return Err(TableError::Checksum);
         }
-        Ok(Table { geometry: Geometry::new(formation), odds: odds.into_boxed_slice() })
+        Ok(Table { geometry: Geometry::new(formation), odds: Odds::Full(odds.into_boxed_slice()) })
     }
 
     /// Reads the table in `path`, checking it (see [`Table::read_from`]) and

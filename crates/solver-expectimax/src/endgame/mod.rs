@@ -44,6 +44,7 @@
 
 mod build;
 mod file;
+mod kept;
 
 use std::fmt;
 
@@ -468,6 +469,18 @@ impl Geometry {
         holds_one(&self.goals, raw)
     }
 
+    /// The canonical board of state `idx` (the inverse of
+    /// [`Geometry::index`]).
+    fn board_of(&self, mut idx: u32) -> u64 {
+        let mut raw = self.fixed_raw;
+        for (&cell, &bound) in self.free.iter().zip(&self.bound) {
+            let radix = u32::from(bound) + 1;
+            raw |= u64::from(idx % radix) << (4 * cell);
+            idx /= radix;
+        }
+        raw
+    }
+
     /// The state index of `raw`'s free cells; `None` when a free tile is
     /// past its cell's bound.
     #[inline]
@@ -518,10 +531,21 @@ fn beside(a: usize, b: usize) -> bool {
     ra.abs_diff(rb) + ca.abs_diff(cb) == 1
 }
 
-/// One formation's odds, state by state, in steps of 1/65535.
+/// One formation's odds, in steps of 1/65535: of every state (a full
+/// table, [`Table::build`]), or the advice of the states that games visit
+/// (a compact table, [`Table::keep`]).
 pub struct Table {
     geometry: Geometry,
-    odds: Box<[u16]>,
+    odds: Odds,
+}
+
+/// What a table answers from.
+#[derive(Debug, PartialEq, Eq)]
+enum Odds {
+    /// Every state's odds.
+    Full(Box<[u16]>),
+    /// Some states' odds of each move.
+    Kept(kept::Kept),
 }
 
 impl fmt::Debug for Table {
@@ -538,7 +562,7 @@ impl Table {
     /// `progress` hears the states done so far, now and then.
     pub fn build(formation: Formation, progress: &(dyn Fn(u64) + Sync)) -> Table {
         let geometry = Geometry::new(formation);
-        let odds = build::solve(&geometry, progress);
+        let odds = Odds::Full(build::solve(&geometry, progress));
         Table { geometry, odds }
     }
 
@@ -547,40 +571,70 @@ impl Table {
         self.geometry.formation
     }
 
-    /// The table's bytes in memory and on disk (without the file's header).
+    /// The table's bytes in memory (for a full table, as on disk without
+    /// the file's header).
     pub fn bytes(&self) -> usize {
-        self.odds.len() * 2
+        match &self.odds {
+            Odds::Full(odds) => odds.len() * 2,
+            Odds::Kept(kept) => kept.bytes(),
+        }
     }
 
-    #[inline]
-    fn odds_at(&self, idx: usize) -> f32 {
-        f32::from(self.odds[idx]) / ONE
+    /// Whether the table holds every state (else it is compact: it answers
+    /// only the states it kept).
+    pub fn is_full(&self) -> bool {
+        matches!(self.odds, Odds::Full(_))
     }
 
     /// The odds of each direction on `raw`, whose chain is this formation's
     /// (any tiles of the right length and anchor), in [`Direction::ALL`]
-    /// order; `None` when the free cells are not a state of the table or
-    /// already hold the goal.
-    fn odds_of_moves(&self, raw: u64) -> Option<[Option<f32>; 4]> {
+    /// order; `None` when the free cells are not a state of the table,
+    /// already hold the goal, or (in a compact table) were not kept.
+    fn odds_of_moves(&self, raw: u64) -> Option<Moves> {
         let g = &self.geometry;
         let raw = g.canonical(raw);
-        g.index(raw)?;
+        let idx = g.index(raw)?;
         if g.is_goal(raw) {
             return None;
         }
-        let afters = Board::from_raw(raw).slide_each_unscored();
-        Some(afters.map(|after| g.after_odds(raw, after.raw(), |i| self.odds_at(i))))
+        match &self.odds {
+            Odds::Full(odds) => {
+                let afters = Board::from_raw(raw).slide_each_unscored();
+                let read = |i: usize| f32::from(odds[i]) / ONE;
+                let odds = afters.map(|after| g.after_odds(raw, after.raw(), read));
+                Some(Moves { odds, best: None })
+            }
+            Odds::Kept(kept) => kept.moves(idx),
+        }
     }
 
     /// The odds of the state `raw` (a board whose chain is this
     /// formation's) before its move; `None` when it is not a state of the
-    /// table.
+    /// table (or, in a compact table, was not kept).
     pub fn odds(&self, board: Board) -> Option<f64> {
         let g = &self.geometry;
         let raw = g.canonical(board.raw());
         let idx = g.index(raw)?;
-        Some(f64::from(self.odds_at(idx as usize)))
+        match &self.odds {
+            Odds::Full(odds) => Some(f64::from(odds[idx as usize]) / f64::from(ONE)),
+            Odds::Kept(_) if g.is_goal(raw) => Some(1.0),
+            Odds::Kept(kept) => {
+                let best = kept.moves(idx)?.odds.into_iter().flatten().fold(0.0, f32::max);
+                Some(f64::from(best))
+            }
+        }
     }
+}
+
+/// A state's odds of each move in the formation's frame, in
+/// [`Direction::ALL`] order (`None`: the move changes nothing, moves a
+/// fixed tile or passes a bound), and the best move when the table says
+/// it (a compact table keeps the full table's choice, which odds rounded
+/// to its steps could tie).
+#[derive(Debug, Clone, Copy)]
+struct Moves {
+    odds: [Option<f32>; 4],
+    best: Option<Direction>,
 }
 
 /// What a table advises on a board: see [`Endgame::advise`].
@@ -654,7 +708,8 @@ impl Endgame {
         self.tables.iter().map(Table::bytes).sum()
     }
 
-    fn table(&self, formation: Formation) -> Option<&Table> {
+    /// The table of `formation`, if held.
+    pub fn table(&self, formation: Formation) -> Option<&Table> {
         self.tables.binary_search_by_key(&formation, Table::formation).ok().map(|i| &self.tables[i])
     }
 
@@ -737,26 +792,7 @@ impl Endgame {
     pub fn advise_step(&self, board: Board) -> Option<Advice> {
         let table = self.largest(Shape::Step)?;
         let top = table.formation().goal();
-        self.advise_corner(board, |raw| {
-            let c = |i| nibble(raw, i);
-            let equal = [(0, 1), (1, 2), (0, 4), (1, 5), (2, 5)];
-            if equal.iter().any(|&(a, b)| c(a) == c(b)) {
-                return None;
-            }
-            if !(c(4) > c(5) && c(5) > c(6) && c(2) > c(6)) {
-                return None;
-            }
-            // The goal cell is below both cells beside it, so `smaller` is
-            // at least 1 and the goal below it at least 0.
-            let smaller = c(2).min(c(5));
-            let goal = (smaller - 1).min(top);
-            if goal < 2 {
-                return None;
-            }
-            let bounds = Formation { shape: Shape::Step, goal: smaller.min(top) };
-            let own = Formation { shape: Shape::Step, goal };
-            (bounds.holds(raw) && !own.reached(raw)).then_some(table)
-        })
+        self.advise_corner(board, |raw| step_fits(raw, top).then_some(table))
     }
 
     /// The corner block's move for `board`, read in the largest block
@@ -770,23 +806,50 @@ impl Endgame {
     pub fn advise_block(&self, board: Board) -> Option<Advice> {
         let table = self.largest(Shape::Block)?;
         let top = table.formation().goal();
-        self.advise_corner(board, |raw| {
-            let t = BLOCK.map(|c| nibble(raw, c));
-            // Neighbours within the block (cells 0-1, 1-2, 4-5, 5-6, 0-4,
-            // 1-5) differ, and cell 2 is above cell 6.
-            let touching = [(0, 1), (1, 2), (3, 4), (4, 5), (0, 3), (1, 4)];
-            if touching.iter().any(|&(a, b)| t[a] == t[b]) || t[2] <= t[5] {
-                return None;
+        self.advise_corner(board, |raw| block_fits(raw, top).then_some(table))
+    }
+
+    /// The move the corner search plays by its tables on `board`: the
+    /// step's when its odds are at least [`STEP_MIN_ODDS`], else the
+    /// block's (macroxue/2048-ai's order); `None` when neither applies with
+    /// odds above 0, and the search decides.
+    ///
+    /// [`STEP_MIN_ODDS`]: crate::STEP_MIN_ODDS
+    pub fn corner_move(&self, board: Board) -> Option<Advice> {
+        self.advise_step(board)
+            .filter(|a| a.odds >= crate::STEP_MIN_ODDS)
+            .or_else(|| self.advise_block(board))
+            .filter(|a| a.odds > 0.0)
+    }
+
+    /// The corner states that [`Endgame::advise_step`] and
+    /// [`Endgame::advise_block`] read on `board`: in each symmetry that
+    /// fits the largest step or block table held, the table's state index.
+    /// What a compact table must keep to answer that board as the full
+    /// tables do ([`Table::keep`]).
+    pub fn corner_reads(&self, board: Board) -> Vec<(Formation, u32)> {
+        let mut out = Vec::new();
+        if !board.is_packed() {
+            return out;
+        }
+        for shape in [Shape::Step, Shape::Block] {
+            let fits = if shape == Shape::Step { step_fits } else { block_fits };
+            let Some(table) = self.largest(shape) else { continue };
+            let (g, top) = (&table.geometry, table.formation().goal());
+            for sym in board.symmetries() {
+                let raw = sym.raw();
+                if !fits(raw, top) {
+                    continue;
+                }
+                let raw = g.canonical(raw);
+                if let Some(idx) = g.index(raw)
+                    && !g.is_goal(raw)
+                {
+                    out.push((table.formation(), idx));
+                }
             }
-            // From an 8 up, so that every bound (the anchor less 3 at the
-            // least) is a tile or an empty cell.
-            let anchor = t[3].min(t[4]).min(t[5]);
-            if !(3..=top).contains(&anchor) {
-                return None;
-            }
-            let own = Formation { shape: Shape::Block, goal: anchor };
-            (own.holds(raw) && !own.reached(raw)).then_some(table)
-        })
+        }
+        out
     }
 
     /// The table of `shape` with the largest goal (the tables are sorted by
@@ -820,25 +883,73 @@ impl Endgame {
     }
 }
 
+/// Whether `raw` (one symmetry of a board) is read by the step table
+/// building `2^top`: see [`Endgame::advise_step`].
+fn step_fits(raw: u64, top: u8) -> bool {
+    let c = |i| nibble(raw, i);
+    let equal = [(0, 1), (1, 2), (0, 4), (1, 5), (2, 5)];
+    if equal.iter().any(|&(a, b)| c(a) == c(b)) {
+        return false;
+    }
+    if !(c(4) > c(5) && c(5) > c(6) && c(2) > c(6)) {
+        return false;
+    }
+    // The goal cell is below both cells beside it, so `smaller` is at
+    // least 1 and the goal below it at least 0.
+    let smaller = c(2).min(c(5));
+    let goal = (smaller - 1).min(top);
+    if goal < 2 {
+        return false;
+    }
+    let bounds = Formation { shape: Shape::Step, goal: smaller.min(top) };
+    let own = Formation { shape: Shape::Step, goal };
+    bounds.holds(raw) && !own.reached(raw)
+}
+
+/// Whether `raw` (one symmetry of a board) is read by the block table
+/// anchored at `2^top`: see [`Endgame::advise_block`].
+fn block_fits(raw: u64, top: u8) -> bool {
+    let t = BLOCK.map(|c| nibble(raw, c));
+    // Neighbours within the block (cells 0-1, 1-2, 4-5, 5-6, 0-4, 1-5)
+    // differ, and cell 2 is above cell 6.
+    let touching = [(0, 1), (1, 2), (3, 4), (4, 5), (0, 3), (1, 4)];
+    if touching.iter().any(|&(a, b)| t[a] == t[b]) || t[2] <= t[5] {
+        return false;
+    }
+    // From an 8 up, so that every bound (the anchor less 3 at the least)
+    // is a tile or an empty cell.
+    let anchor = t[3].min(t[4]).min(t[5]);
+    if !(3..=top).contains(&anchor) {
+        return false;
+    }
+    let own = Formation { shape: Shape::Block, goal: anchor };
+    own.holds(raw) && !own.reached(raw)
+}
+
 /// The best of a table's odds on a board turned by `symmetry`, as advice
 /// on the board itself; `None` when no move keeps the formation. A tie
 /// goes to the move towards the formation's corner: up, left, right, down
 /// on the turned board (macroxue/2048-ai's order), whatever the symmetry.
-fn pick(symmetry: usize, odds: &[Option<f32>; 4], formation: Formation) -> Option<Advice> {
+fn pick(symmetry: usize, moves: &Moves, formation: Formation) -> Option<Advice> {
     use Direction::{Down, Left, Right, Up};
+    let odds = &moves.odds;
     let mut values = [None; 4];
     for d in Direction::ALL {
         values[d.index()] = odds[turned(symmetry, d).index()].map(f64::from);
     }
+    // The move on the board that is `c` on the turned board.
+    let on_board = |c| Direction::ALL.into_iter().find(|&d| turned(symmetry, d) == c);
     let mut best: Option<(Direction, f32)> = None;
-    for c in [Up, Left, Right, Down] {
-        let Some(d) = Direction::ALL.into_iter().find(|&d| turned(symmetry, d) == c) else {
-            continue;
-        };
-        if let Some(v) = odds[c.index()]
-            && best.is_none_or(|(_, p)| v > p)
-        {
-            best = Some((d, v));
+    if let Some(c) = moves.best {
+        best = odds[c.index()].zip(on_board(c)).map(|(v, d)| (d, v));
+    } else {
+        for c in [Up, Left, Right, Down] {
+            let Some(d) = on_board(c) else { continue };
+            if let Some(v) = odds[c.index()]
+                && best.is_none_or(|(_, p)| v > p)
+            {
+                best = Some((d, v));
+            }
         }
     }
     best.map(|(direction, p)| Advice { direction, odds: f64::from(p), values, formation })

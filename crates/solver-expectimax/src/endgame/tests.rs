@@ -652,3 +652,109 @@ fn the_corner_search_plays_by_the_corner_tables_and_the_others_do_not() {
     assert!(odds > 0.5 && odds < crate::STEP_MIN_ODDS, "{odds}");
     assert_eq!(corner.decide(&board, &Rules::default()).unwrap().endgame, None);
 }
+
+/// Boards of a few short corner games on `tables`, every one of them.
+fn corner_game_boards(tables: &std::sync::Arc<Endgame>) -> Vec<Board> {
+    use crate::{Depth, Preset, Solver};
+    use game_core::{Game, Rules};
+    let mut config = Preset::Corner.config();
+    config.depth = Depth::Fixed(2);
+    let solver = Solver::new(config).unwrap().with_endgame(tables.clone());
+    let mut boards = Vec::new();
+    for seed in 1..=4 {
+        let mut game = Game::<Board>::new(Rules::default(), seed).unwrap();
+        while !game.is_over() && game.moves() < 600 {
+            boards.push(*game.board());
+            let d = solver.decide(game.board(), &Rules::default()).unwrap();
+            game.play(d.direction).unwrap();
+        }
+    }
+    boards
+}
+
+/// The compact tables of `full`'s advice on the states `boards` read.
+fn compact_of(full: &Endgame, boards: &[Board]) -> Endgame {
+    let mut reads: HashMap<Formation, Vec<u32>> = HashMap::new();
+    for &b in boards {
+        for (f, idx) in full.corner_reads(b) {
+            reads.entry(f).or_default().push(idx);
+        }
+    }
+    let kept = full
+        .formations()
+        .map(|f| {
+            let floor = if f.shape() == Shape::Step { crate::STEP_MIN_ODDS } else { 0.0 };
+            full.table(f).unwrap().keep(reads.get(&f).map_or(&[][..], Vec::as_slice), floor)
+        })
+        .collect();
+    Endgame::from_tables(kept)
+}
+
+#[test]
+fn a_compact_table_plays_the_boards_it_kept_as_the_full_tables_do() {
+    let (_, _, full) = small_corner_tables();
+    let full = std::sync::Arc::new(full);
+    let boards = corner_game_boards(&full);
+    let compact = compact_of(&full, &boards);
+    assert!(compact.formations().all(|f| !compact.table(f).unwrap().is_full()));
+    let mut played = 0;
+    for &b in &boards {
+        let (want, got) = (full.corner_move(b), compact.corner_move(b));
+        let Some(want) = want else {
+            assert_eq!(got, None, "{b:?}");
+            continue;
+        };
+        played += 1;
+        let got = got.unwrap_or_else(|| panic!("{b:?}: the full tables play {want:?}"));
+        assert_eq!((got.direction, got.formation), (want.direction, want.formation), "{b:?}");
+        // Odds kept in steps of 1/65535, rounded down.
+        for (g, w) in got.values.iter().zip(want.values) {
+            let w = w.filter(|&w| w > 0.0);
+            assert_eq!(g.is_some(), w.is_some(), "{b:?}: {got:?} {want:?}");
+            if let (Some(g), Some(w)) = (g, w) {
+                assert!(*g <= w + 1e-6 && w - g < 2.0 / 65535.0, "{b:?}: {g} {w}");
+            }
+        }
+    }
+    // The small tables apply to few boards of short games.
+    assert!(played >= 20, "only {played} table moves of {}", boards.len());
+    // A compact table answers only what it kept.
+    let nothing = Endgame::from_tables(
+        full.formations().map(|f| full.table(f).unwrap().keep(&[], 0.0)).collect(),
+    );
+    assert!(boards.iter().all(|&b| nothing.corner_move(b).is_none()));
+}
+
+#[test]
+fn compact_files_round_trip_and_damage_is_refused() {
+    let (_, _, full) = small_corner_tables();
+    let full = std::sync::Arc::new(full);
+    let compact = compact_of(&full, &corner_game_boards(&full));
+    let mut bytes = Vec::new();
+    compact.write_compact(&mut bytes).unwrap();
+    let back = Endgame::read_compact(&mut &bytes[..]).unwrap();
+    assert_eq!(back.tables.len(), 2);
+    for (a, b) in back.tables.iter().zip(&compact.tables) {
+        assert_eq!((a.formation(), &a.odds), (b.formation(), &b.odds));
+    }
+    // A full table writes nothing here, and is no compact table.
+    let mut none = Vec::new();
+    full.write_compact(&mut none).unwrap();
+    assert!(none.is_empty());
+    assert!(matches!(Endgame::read_compact(&mut &none[..]), Err(TableError::NotATable)));
+    let table = written(&full.tables[0]);
+    assert!(matches!(Endgame::read_compact(&mut &table[..]), Err(TableError::NotATable)));
+    // Every flipped byte past the magic, and every cut, is refused.
+    for at in (8..bytes.len()).step_by(97) {
+        let mut bad = bytes.clone();
+        bad[at] ^= 0x10;
+        assert!(Endgame::read_compact(&mut &bad[..]).is_err(), "a flip at {at}");
+    }
+    for len in (1..bytes.len()).step_by(89) {
+        assert!(Endgame::read_compact(&mut &bytes[..len]).is_err(), "cut at {len}");
+    }
+    // A byte after the last table is refused too.
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(Endgame::read_compact(&mut &longer[..]).is_err());
+}
