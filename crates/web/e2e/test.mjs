@@ -709,6 +709,23 @@ async function main() {
       expectedErrors(mark, /status of 404/);
     }
 
+    // ...and a game forgotten while autoplay plays it (here deleted; pushed
+    // out by other games alike): the stream ends with the API's code, the
+    // page puts the game back and autoplay plays on.
+    await pageNow.evaluate(() => say(null));
+    await pageNow.$eval("#speed", (el) => { el.value = "0"; });
+    await pageNow.click("#autoplay");
+    await pageNow.waitForFunction(() => document.querySelector("#autoplay").getAttribute("aria-pressed") === "true");
+    const forgottenId = await pageNow.evaluate(async () => {
+      const id = state.id;
+      await api("DELETE", `/api/games/${id}`);
+      return id;
+    });
+    await pageNow.waitForFunction((id) => state.id !== id, forgottenId, { timeout: 10000, polling: 50 });
+    await pageNow.waitForFunction(() => document.querySelector("#autoplay").getAttribute("aria-pressed") === "true", null, { polling: 50 });
+    assert.match(await pageNow.textContent("#status"), /^The server had forgotten this game/);
+    await pageNow.click("#autoplay");
+
     // A server that cannot be reached is said so in a sentence, not in
     // the browser's words ("Failed to fetch"; issue 55, item 11).
     await stopServer();
