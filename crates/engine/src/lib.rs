@@ -12,7 +12,8 @@
 //!   (the two files used last stay loaded), and the weights file a learned
 //!   search reads.
 //! - [`Values`]: a decision's value for each direction, in the one JSON
-//!   shape the frontends send.
+//!   shape the frontends send, and how far each falls short of the best
+//!   ([`Values::shortfall`]), for people.
 //! - [`clock_seed`] and [`tables_dir`]: a game's seed when none is given,
 //!   and the endgame tables' folder.
 //!

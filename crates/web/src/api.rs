@@ -80,10 +80,15 @@ async fn method_not_allowed() -> ApiError {
 async fn presets(State(app): App) -> Json<Presets> {
     let presets = Preset::ALL
         .into_iter()
-        .map(|preset| PresetInfo {
-            name: preset.name(),
-            learned: preset.is_learned(),
-            available: app.searcher.available(preset),
+        .map(|preset| {
+            let missing = app.searcher.missing(preset);
+            PresetInfo {
+                name: preset.name(),
+                learned: preset.is_learned(),
+                available: missing.is_none(),
+                missing: missing.map(|m| m.name()),
+                reason: missing.map(|m| app.searcher.unavailable(preset, m).message),
+            }
         })
         .collect();
     let budget = u64::try_from(app.searcher.budget().as_millis()).unwrap_or(u64::MAX);
@@ -243,8 +248,17 @@ async fn run_autoplay(
     generation: u64,
     tx: mpsc::Sender<Event>,
 ) {
-    let end = |reason, message: Option<String>, state| {
-        event("end", &AutoplayEnd { reason, message, state })
+    let end = |reason, state| {
+        event("end", &AutoplayEnd { reason, message: None, code: None, state: Some(state) })
+    };
+    let failed = |err: ApiError| {
+        let payload = AutoplayEnd {
+            reason: "error",
+            message: Some(err.message),
+            code: Some(err.code),
+            state: None,
+        };
+        event("end", &payload)
     };
     loop {
         let step = app.sessions.with(&id, |session| {
@@ -262,11 +276,11 @@ async fn run_autoplay(
         let board = match step {
             Ok(Step::Search(board)) => board,
             Ok(Step::End(reason, state)) => {
-                let _ = tx.send(end(reason, None, Some(*state))).await;
+                let _ = tx.send(end(reason, *state)).await;
                 return;
             }
             Err(err) => {
-                let _ = tx.send(end("error", Some(err.message), None)).await;
+                let _ = tx.send(failed(err)).await;
                 return;
             }
         };
@@ -279,7 +293,7 @@ async fn run_autoplay(
         let decision = match decided {
             Ok(decision) => decision,
             Err(err) => {
-                let _ = tx.send(end("error", Some(err.message), None)).await;
+                let _ = tx.send(failed(err)).await;
                 return;
             }
         };
@@ -302,11 +316,11 @@ async fn run_autoplay(
             }
             Ok(Applied::Stale) => continue,
             Ok(Applied::Superseded(state)) => {
-                let _ = tx.send(end("superseded", None, Some(state))).await;
+                let _ = tx.send(end("superseded", state)).await;
                 return;
             }
             Err(err) => {
-                let _ = tx.send(end("error", Some(err.message), None)).await;
+                let _ = tx.send(failed(err)).await;
                 return;
             }
         }

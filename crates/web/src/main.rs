@@ -36,10 +36,11 @@ struct Args {
     /// Keep no games between runs
     #[arg(long, conflicts_with = "games")]
     no_games_file: bool,
-    /// Every preset plays the endgame tables' move on late-game chains
-    /// (docs/endgame.md), and the corner preset (only offered with them)
-    /// plays by its corner tables; the tables are read, or built (about
-    /// fifteen minutes on two cores, 7.5 GB), before the server starts
+    /// Every preset plays the endgame tables' move on late-game chains, and
+    /// the corner preset plays by its corner tables (docs/endgame.md). The
+    /// tables are read before the server starts; any that are missing are
+    /// built first, which can take many minutes and several GB of memory
+    /// and disk (docs/endgame.md has measurements)
     #[arg(long)]
     endgame: bool,
     /// The endgame tables' folder (default: cli-ascii-2048/endgame in the

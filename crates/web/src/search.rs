@@ -64,11 +64,46 @@ impl Searcher {
         engine::weights_path(self.weights.as_deref())
     }
 
-    /// Whether `preset` can be built without a missing file (and, for the
-    /// corner preset, with the tables it plays by: `--endgame`).
+    /// What `preset` needs that this server lacks: a learned preset's
+    /// weights file, or the tables the corner preset plays by
+    /// (`--endgame`).
+    pub(crate) fn missing(&self, preset: Preset) -> Option<Missing> {
+        if preset.is_learned() && !self.weights_path().is_file() {
+            Some(Missing::Weights)
+        } else if preset.uses_corner_tables() && self.endgame.is_none() {
+            Some(Missing::Tables)
+        } else {
+            None
+        }
+    }
+
+    /// Whether `preset` can be built: nothing it needs is missing.
     pub(crate) fn available(&self, preset: Preset) -> bool {
-        (!preset.is_learned() || self.weights_path().is_file())
-            && (!preset.uses_corner_tables() || self.endgame.is_some())
+        self.missing(preset).is_none()
+    }
+
+    /// The error of a request for `preset`, which lacks `missing`; its
+    /// message is also what `GET /api/presets` says of the preset.
+    pub(crate) fn unavailable(&self, preset: Preset, missing: Missing) -> ApiError {
+        match missing {
+            Missing::Weights => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "weights_unavailable",
+                format!(
+                    "the {preset} preset needs the learned network, whose weights file {} is \
+                     missing",
+                    self.weights_path().display()
+                ),
+            ),
+            Missing::Tables => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "tables_unavailable",
+                format!(
+                    "the {preset} preset plays by the corner tables: start the server with \
+                     --endgame"
+                ),
+            ),
+        }
     }
 
     /// The preset played when a request names none: the engine's default,
@@ -136,13 +171,6 @@ impl Searcher {
     /// that ask while it is being built wait for it. A failed build is
     /// tried again by the next request.
     async fn solver(&self, preset: Preset) -> Result<Arc<Solver>, ApiError> {
-        if preset.uses_corner_tables() && self.endgame.is_none() {
-            return Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "tables_unavailable",
-                "the corner preset plays by the corner tables: start the server with --endgame",
-            ));
-        }
         let cell = Arc::clone(
             self.solvers
                 .lock()
@@ -152,6 +180,11 @@ impl Searcher {
         );
         let solver = cell
             .get_or_try_init(|| async {
+                // Checked before a build only: a solver built stays usable
+                // if its weights file goes away afterwards.
+                if let Some(missing) = self.missing(preset) {
+                    return Err(self.unavailable(preset, missing));
+                }
                 let mut config = preset.config();
                 config.time_budget = Some(self.budget);
                 config.table_bytes = config.table_bytes.min(self.table_bytes);
@@ -172,6 +205,25 @@ impl Searcher {
             })
             .await?;
         Ok(Arc::clone(solver))
+    }
+}
+
+/// What a preset needs that a server lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Missing {
+    /// The learned network's weights file.
+    Weights,
+    /// The endgame tables the preset plays by.
+    Tables,
+}
+
+impl Missing {
+    /// The name `GET /api/presets` gives it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Missing::Weights => "weights",
+            Missing::Tables => "tables",
+        }
     }
 }
 

@@ -174,22 +174,31 @@ pub(crate) struct Hint {
     pub(crate) preset: &'static str,
     pub(crate) direction: &'static str,
     pub(crate) values: Values,
+    /// How much worse each direction is than the best, 0 to 1
+    /// ([`Values::shortfall`]): what the page shows of a search's values.
+    pub(crate) shortfall: Values,
     pub(crate) depth: u32,
     pub(crate) elapsed_ms: u64,
     /// The endgame table that decided (its values are then odds, 0 to 1),
     /// or null when the search did.
     pub(crate) endgame: Option<String>,
+    /// With `endgame`: the tile whose odds the values are (the table's
+    /// goal).
+    pub(crate) goal: Option<u32>,
 }
 
 impl Hint {
     pub(crate) fn of(preset: Preset, decision: &Decision) -> Hint {
+        let values = Values::of(Some(decision));
         Hint {
             preset: preset.name(),
             direction: decision.direction.name(),
-            values: Values::of(Some(decision)),
+            values,
+            shortfall: values.shortfall(),
             depth: decision.depth,
             elapsed_ms: u64::try_from(decision.elapsed.as_millis()).unwrap_or(u64::MAX),
             endgame: decision.endgame.map(|f| f.to_string()),
+            goal: decision.endgame.map(|f| exponent_to_value(f.goal())),
         }
     }
 }
@@ -199,8 +208,14 @@ impl Hint {
 pub(crate) struct PresetInfo {
     pub(crate) name: &'static str,
     pub(crate) learned: bool,
-    /// False for a learned preset whose weights file is missing.
+    /// False for a preset this server cannot build: a learned one whose
+    /// weights file is missing, one without the tables it plays by.
     pub(crate) available: bool,
+    /// What an unavailable preset lacks: `weights` or `tables`.
+    pub(crate) missing: Option<&'static str>,
+    /// Why it is unavailable, a sentence for people (the message of the
+    /// error a request for it gets).
+    pub(crate) reason: Option<String>,
 }
 
 /// `GET /api/presets`.
@@ -226,6 +241,9 @@ pub(crate) struct AutoplayEnd {
     /// over) or `error`.
     pub(crate) reason: &'static str,
     pub(crate) message: Option<String>,
+    /// With `error`: the error's code, as the API's errors name it
+    /// (`unknown_game` when the server forgot the game meanwhile).
+    pub(crate) code: Option<&'static str>,
     pub(crate) state: Option<GameState>,
 }
 
@@ -281,12 +299,36 @@ mod tests {
         let hint = Hint::of(Preset::Fast, &solver.decide(&board, &Rules::default()).unwrap());
         let json = serde_json::to_value(&hint).unwrap();
         assert_eq!(json["endgame"], "chain of 10 ending in 32", "{json}");
+        assert_eq!(json["goal"], 32, "{json}");
         assert_eq!(json["depth"], 0);
         let odds: Vec<f64> =
             json["values"].as_object().unwrap().values().filter_map(|v| v.as_f64()).collect();
         assert!(!odds.is_empty() && odds.iter().all(|p| (0.0..=1.0).contains(p)), "{json}");
         let early: Board = "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
         let hint = Hint::of(Preset::Fast, &solver.decide(&early, &Rules::default()).unwrap());
-        assert_eq!(serde_json::to_value(&hint).unwrap()["endgame"], serde_json::Value::Null);
+        let json = serde_json::to_value(&hint).unwrap();
+        assert_eq!(json["endgame"], serde_json::Value::Null);
+        assert_eq!(json["goal"], serde_json::Value::Null);
+    }
+
+    /// A hint rates each direction by how much worse it is than the best
+    /// (0 for the chosen one), beside the raw values it keeps. See: issue
+    /// 55, item 17.
+    #[test]
+    fn a_hint_rates_each_direction_against_the_best() {
+        let mut config = Preset::Fast.config();
+        config.table_bytes = 1 << 20;
+        let solver = solver_expectimax::Solver::new(config).unwrap();
+        let board: Board = "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
+        let hint = Hint::of(Preset::Fast, &solver.decide(&board, &Rules::default()).unwrap());
+        let json = serde_json::to_value(&hint).unwrap();
+        assert_eq!(json["shortfall"][json["direction"].as_str().unwrap()], 0, "{json}");
+        for dir in ["up", "down", "left", "right"] {
+            let (value, shortfall) = (&json["values"][dir], &json["shortfall"][dir]);
+            assert_eq!(value.is_null(), shortfall.is_null(), "{json}");
+            if let Some(s) = shortfall.as_f64() {
+                assert!((0.0..=1.0).contains(&s), "{json}");
+            }
+        }
     }
 }

@@ -125,6 +125,28 @@ async fn a_second_autoplay_supersedes_the_first() {
     assert_eq!(second.next().await.unwrap().0, "move");
 }
 
+/// A game the server forgets during its autoplay (here deleted; expired or
+/// pushed out by other games alike) ends the stream with the API's code, so
+/// that the page can bring the game back. See: issue 55, item 8.
+#[tokio::test]
+async fn an_autoplay_whose_game_is_forgotten_ends_with_its_code() {
+    let app = app();
+    let game = id(&new_game(&app, 4).await);
+    let uri = format!("/api/games/{game}/autoplay?preset=fast&delay_ms=200");
+    let mut events = Events::open(&app, &uri).await;
+    assert_eq!(events.next().await.unwrap().0, "state");
+    assert_eq!(send(&app, "DELETE", &format!("/api/games/{game}"), None).await.status, 204);
+    loop {
+        let (name, data) = events.next().await.expect("an end event");
+        if name == "end" {
+            assert_eq!(data["reason"], "error", "{data}");
+            assert_eq!(data["code"], "unknown_game", "{data}");
+            assert!(data["message"].is_string(), "{data}");
+            break;
+        }
+    }
+}
+
 #[tokio::test]
 async fn autoplay_errors_are_json_before_the_stream_starts() {
     let app = app();

@@ -6,6 +6,7 @@ mod api;
 mod autoplay;
 mod binary;
 mod connections;
+mod docs;
 mod guard;
 mod load;
 mod util;
