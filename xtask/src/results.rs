@@ -42,6 +42,9 @@ const RECORDS_DIR: &str = "docs/data";
 /// belongs to.
 #[cfg(test)]
 const LOG_DIR: &str = "docs/experiments";
+/// The README, whose results table is the summary's copy.
+#[cfg(test)]
+const README: &str = "README.md";
 
 /// The line that opens the full run's part of `docs/results.md`; what
 /// follows it is kept as it is by `--committed`.
@@ -936,6 +939,19 @@ mod tests {
         assert_eq!(
             SHIPPED.iter().map(|s| s.preset).collect::<Vec<_>>(),
             ["ntuple-deep", "ntuple", "corner", "heuristic", "heuristic-max", "fast", "tutorial"]
+        );
+    }
+
+    /// The README's results table is the summary of `docs/results.md`, row
+    /// for row, so the two cannot tell different figures.
+    #[test]
+    fn the_readme_shows_the_summary_table() {
+        let readme = fs::read_to_string(project_root().join(README)).unwrap();
+        let table = summary_table(&shipped_records().unwrap());
+        assert!(
+            readme.contains(&table),
+            "README.md does not show the summary table as `cargo xtask results --committed` \
+             prints it:\n{table}"
         );
     }
 
