@@ -143,7 +143,8 @@ const SHIPPED: &[Shipped] = &[
         about: "the heuristic at most three chance layers deep, on one thread",
         needs: "nothing",
         records: &["fast-seeds-1-200"],
-        played: "one search thread per game, two games at once",
+        played: "one search thread per game, two games at once, on a machine loaded by other work \
+                 (load average about 10 on 2 cores; its `.txt` says so): the times are inflated",
         unmeasured: "",
         tiles: LATE_TILES,
     },
@@ -152,7 +153,8 @@ const SHIPPED: &[Shipped] = &[
         about: "the Java tutorial's player, under the tutorial's rules (`--tutorial-rules`)",
         needs: "nothing",
         records: &["tutorial-seeds-1-200"],
-        played: "one search thread per game, two games at once",
+        played: "one search thread per game, two games at once, on a machine loaded by other work \
+                 (load average about 11 on 2 cores; its `.txt` says so): the times are inflated",
         unmeasured: "",
         tiles: &[128, 256, 512, 1024, 2048],
     },
