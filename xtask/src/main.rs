@@ -49,8 +49,9 @@ enum Task {
     /// Run the criterion benches of game-core and solver-expectimax and print
     /// a Markdown table of the medians.
     Bench(bench::BenchArgs),
-    /// Run the standard benchmarks and seeded tournaments, then regenerate
-    /// docs/results.md and docs/results.svg.
+    /// Regenerate docs/results.md and docs/results.svg: the shipped presets'
+    /// sections from the committed records, then (unless --committed) the
+    /// standard benchmarks, speed runs and the records of the fast presets.
     Results(results::ResultsArgs),
     /// Tune the evaluator's weights by seeded tournaments: `cli-ascii tune`
     /// in a release build, with these options (see its --help; defaults:

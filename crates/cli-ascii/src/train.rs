@@ -33,9 +33,9 @@ fn with_huge_pages(current: Option<&str>) -> Option<String> {
 /// `exec`) with glibc asked for transparent huge pages, when the kernel
 /// gives them only on request (`madvise`, Debian's default). The weights
 /// and the TC state (768 MiB a stage) are read at random, so with 4 KiB
-/// pages nearly every look-up also misses the TLB: with huge pages the
-/// `train` bench ran 1.46 times as fast on one thread and 1.88 times on two
-/// (docs/ntuple.md). Safe Rust cannot ask for them on an allocation
+/// pages nearly every look-up also misses the TLB, and with huge pages
+/// training runs markedly faster (docs/experiments/2026-11-23-training-speed.md).
+/// Safe Rust cannot ask for them on an allocation
 /// (`madvise` takes a raw pointer), and glibc reads its tunables only when
 /// a process starts. Returns when it does not apply, or when the new start
 /// fails: training then goes on with small pages.

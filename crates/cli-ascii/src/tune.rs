@@ -4,8 +4,10 @@
 //! down, every candidate playing the same seeds as the incumbent, and a
 //! change is kept when its mean score beats the incumbent's by more than two
 //! standard errors of the per-seed differences. Games are chaotic, so the
-//! pairing removes little variance, and 200 games resolve differences of
-//! about 9% of the score; the table says how close each call was. One
+//! pairing removes little variance, and 200 games resolve only differences
+//! of several percent of the score
+//! (docs/experiments/2026-11-22-tuning-the-heuristic-weights.md); the table
+//! says how close each call was. One
 //! comparison is fooled by noise about 2% of the time, but a round makes
 //! twelve, so confirm a kept change on a fresh block of seeds
 //! (`--seed-start`) before adopting it. `cargo xtask tune` runs this.

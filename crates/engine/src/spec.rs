@@ -459,8 +459,8 @@ fn learned_size(size: usize) -> Result<(), SpecError> {
 /// The preset every frontend plays when none is named (`watch`, `play`'s
 /// hints, the web page, `py2048.decide`): the strongest that needs nothing
 /// built first. The learned network searched a layer deeper on crowded
-/// boards reaches 32768 about twice as often as the heuristic, at a
-/// thirtieth of its time per move (docs/results.md).
+/// boards reaches 32768 about twice as often as the heuristic, in a small
+/// fraction of its time per move (docs/results.md).
 pub const DEFAULT_PRESET: Preset = Preset::NtupleDeep;
 
 /// The preset to play on `size` x `size` boards when none is named:

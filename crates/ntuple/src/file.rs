@@ -205,8 +205,9 @@ const BATCH_FRAMES: usize = 8;
 
 /// How hard zstd works on a checkpoint. One is written every few minutes,
 /// on every core, while the training threads go on beside it, so the
-/// fastest level: on a checkpoint of the shipped network's run the zstd
-/// tool's levels 1 and 3 both gave 398 of its 805 MB, in 3.5 and 7.2 s.
+/// fastest level: a higher one packed a trained network's checkpoint no
+/// smaller and took twice as long
+/// (docs/experiments/2026-11-23-training-speed.md).
 const CHECKPOINT_LEVEL: i32 = 1;
 
 /// A checkpoint's body as it is written: hashed uncompressed (the

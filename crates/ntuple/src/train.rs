@@ -21,8 +21,7 @@
 //!   a game ends, play it again from the afterstate halfway through it with
 //!   a fresh spawn, and again from the middle of that game, until a game
 //!   lasts 10 moves or fewer. An episode then trains on several times the
-//!   moves of its first game (about six times, measured), most of them in
-//!   its late game.
+//!   moves of its first game, most of them in its late game.
 //! - [`Restarts::Pools`]: keep the board of each moment a game first made
 //!   8192, 16384 or 32768 (a bounded pool per tile), and start a share of
 //!   the episodes from one of them: a tile chosen uniformly among those with
@@ -102,11 +101,11 @@ impl TrainConfig {
     /// The settings we train with: the public recipe of ziap/2048-tdl, TC
     /// rates with a meta rate of 1, backward TD(λ) with λ = 0.5 and
     /// restarts from the middle of each game (the pools reach 16384 sooner
-    /// in greedy play, but no network of theirs builds 32768 at three
-    /// plies, and one of the middle restarts does: 10 of 200 games against
-    /// none); the standard rules, two threads, and a curve row per 10,000
-    /// episodes. docs/ntuple.md ("The recipe") has the experiments that
-    /// chose them.
+    /// in greedy play, but their networks do not learn to build 32768 and
+    /// those of the middle restarts do); the standard rules, two threads,
+    /// and a curve row per 10,000 episodes. The experiments that chose them:
+    /// docs/experiments/2026-11-26-training-recipe.md and
+    /// docs/experiments/2026-11-26-restarts-from-the-middle.md.
     pub fn standard() -> TrainConfig {
         TrainConfig {
             seed: 1,

@@ -37,7 +37,8 @@ const MAGIC: &[u8; 8] = b"N2048NET";
 
 /// The precision a weights file is written at: every weight a whole
 /// multiple of a step of some points. A coarser step makes a smaller file
-/// (docs/ntuple.md has the sizes) at the cost of precision: a weight is off
+/// (docs/experiments/2026-11-23-two-stage-network.md has the sizes) at the
+/// cost of precision: a weight is off
 /// by at most half a step, a board's value (32 weights) by at most 16 steps.
 /// Reads and prints as a number of points or a fraction (`16`, `1/256`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -52,7 +53,9 @@ impl Step {
     /// most 128 and typically by about 13 (independent roundings), against
     /// values of 100,000 and more. A shipped file must stay under about 64
     /// MB with room for more training, and the coarser exports played as
-    /// well as the finer ones (docs/ntuple.md has the sizes and the games).
+    /// well as the finer ones (docs/experiments/2026-11-23-two-stage-network.md
+    /// and docs/experiments/2026-11-27-two-stage-network-shipped.md have the
+    /// sizes and the games).
     pub const SHIPPED: Step = Step { scale: 0.125 };
 
     /// A step of `points` points, if this build reads files written at it:
@@ -111,9 +114,9 @@ fn readable_scale(scale: f32) -> bool {
     scale.to_bits() & 0x007F_FFFF == 0 && (0.0625..=256.0).contains(&scale)
 }
 
-/// How hard zstd works. On the weights of an 87,000-episode network (71 MB
-/// of varints) levels 3, 9, 15 and 19 gave 15.0, 14.4, 14.4 and 13.9 MB in
-/// 0.6, 1.7, 9.3 and 36 s: past 9, each percent costs seconds.
+/// How hard zstd works: a shipped file is written once and read often, but
+/// past level 9 each percent of size costs seconds of writing
+/// (docs/experiments/2026-11-22-first-learned-networks.md).
 const LEVEL: i32 = 9;
 
 /// A network loaded from a weights file, with its provenance.

@@ -5,7 +5,8 @@
 //! sleeping worker is the operating system's job. On a virtual machine an
 //! idle vCPU is halted, and the wake-up often comes after the whole of an
 //! early decision, so the second thread takes no part in it (measured in
-//! docs/solver.md, "Keeping the helpers awake"). So when a search starts, the helpers run a job
+//! docs/experiments/2026-11-23-keeping-the-helpers-awake.md). So when a
+//! search starts, the helpers run a job
 //! that looks for work instead of sleeping, until [`GRACE`] after it ends
 //! (`Awake::spin` says when exactly they stop). They run the pool's jobs
 //! as idle rayon workers do, so values and decisions are the same whether

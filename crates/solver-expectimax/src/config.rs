@@ -58,12 +58,9 @@ pub enum Algorithm {
 /// The learned presets' weight of the heuristic in their evaluator: 0, the
 /// network alone. The network values a board by the score still to come;
 /// the heuristic, built to rank boards, runs about ten times larger. A
-/// hundredth of it broke the ties of the networks shipped until 2026-11-27
-/// (over seeds 1 to 100 at three plies, the two-stage network of 2026-11-26
-/// reached 32768 in 0, 7, 7 and 3 games with weights 0, 0.005, 0.01 and
-/// 0.02), but the two-stage network shipped since plays the late game
-/// itself, and the same hundredth wrecks it: 32768 in 7.0% of seeds 7061
-/// to 7260 against 35.0% alone (docs/ntuple.md, "Adding the heuristic").
+/// small weight of it broke the ties of earlier networks where they were
+/// trained least, but the shipped network plays the late game itself and
+/// plays worse with it (docs/experiments/2026-11-23-heuristic-added-to-the-network.md).
 /// A caller still adds it with [`Algorithm::Learned`]'s `heuristic` (the
 /// frontends' `--heuristic W`).
 pub const LEARNED_HEURISTIC: f32 = 0.0;
@@ -180,7 +177,8 @@ pub const MAX_DEPTH: u32 = 12;
 
 /// The most threads a search accepts. Far more threads than cores only add
 /// overhead, which grows with the count until a small search takes seconds
-/// (docs/solver.md), so more is refused, not slowed down.
+/// (docs/experiments/2026-11-26-a-bound-on-search-threads.md), so more is
+/// refused, not slowed down.
 pub const MAX_THREADS: usize = 256;
 
 impl fmt::Display for ConfigError {
@@ -329,7 +327,8 @@ impl Preset {
         match self {
             // One thread: at depth 3 the tree is small and memoised subtrees
             // are shared within a thread's run of tasks only, so a second
-            // thread repeats work and measured slower (docs/solver.md).
+            // thread repeats work and measured slower
+            // (docs/experiments/2026-11-21-tutorial-preset-against-java.md).
             Preset::Tutorial => SearchConfig {
                 algorithm: Algorithm::Tutorial,
                 depth: Depth::Fixed(3),

@@ -117,11 +117,10 @@ impl Classes {
 }
 
 /// The bytes of the table that holds leaf parents apart from the rest: they
-/// are most of the probes (about 1.2 million per late bench position) and
-/// most of their hits come from nearby subtrees, so a table that stays in
-/// the core's 1 MiB L2 cache answers them without the memory stall of a
-/// probe of the large table (on the loaded machine, the late bench
-/// positions: 0.73-0.75 s against 0.76-1.01 s with one table; docs/solver.md).
+/// are most of the probes and most of their hits come from nearby subtrees,
+/// so a table that stays in a core's L2 cache (1 MiB on the machines we
+/// measure on) answers them without the memory stall of a probe of the
+/// large table (docs/experiments/2026-11-22-search-work-per-decision.md).
 pub(crate) const LEAF_TABLE_BYTES: usize = 1 << 20;
 
 /// Chance nodes at least this likely offer their spawns to idle threads

@@ -27,11 +27,10 @@ use root::Root;
 /// table the solver plays by: 16384.
 ///
 /// Why: a table's goal is local (the chain's next tile, without moving the
-/// chain), and earlier in the game following it costs more than it gains.
-/// On the learned preset over 40 seeds (docs/endgame.md, "Choosing when
-/// the tables decide"), heads from 8192 up halved the games reaching
-/// 16384 (31 to 19), heads from 16384 up kept them (31) and made 32768 in
-/// 4 games where the search alone made 1.
+/// chain), and earlier in the game following it costs more than it gains:
+/// from lower heads the tables took over the middle game, which the search
+/// plays better, and fewer games reached 16384
+/// (docs/experiments/2026-11-26-endgame-tables-for-the-learned-player.md).
 pub const ENDGAME_MIN_HEAD: u8 = 14;
 
 /// The odds from which the corner search plays the corner step's move:
@@ -122,11 +121,11 @@ pub struct Solver {
 /// A decision asked from another thread hands its work over to the pool and
 /// sleeps until the pool hands the result back: two wake-ups of sleeping
 /// threads, which can cost a good share of a fast decision (measured in
-/// docs/solver.md, "Handing decisions to the pool").
+/// docs/experiments/2026-11-23-handing-decisions-to-the-pool.md).
 /// Asked from one of the pool's threads, the decision starts at once. The
 /// other threads keep looking for work until 2 ms after each search starts
 /// and ends, so in a loop of decisions they are awake when the next starts
-/// (docs/solver.md, "Keeping the helpers awake"). Decisions are the same
+/// (docs/solver.md, "The pool"). Decisions are the same
 /// either way.
 ///
 /// ```
@@ -263,11 +262,9 @@ impl Solver {
             SearchThreads(None)
         };
         // Two threads faulting in a lazily mapped table's pages at once
-        // spend most of their time in the kernel: on the first 300 moves of
-        // 10 seeded games, `default` on 2 threads made its decisions in 23 s
-        // of wall clock and 18 s of system time, slower than 1 thread (21 s,
-        // 3 s); with the pages mapped when the table is made, 12 s and 2 s
-        // (docs/solver.md, "Paging the table").
+        // spend most of their time in the kernel, and made whole games
+        // slower than one thread; mapped when the table is made, they pay
+        // (docs/experiments/2026-11-23-paging-the-table.md).
         let paging = if config.time_budget.is_some() || config.threads > 1 {
             Paging::Upfront
         } else {

@@ -82,9 +82,10 @@ impl TransTable {
     // Never inlined: compiled alone, LLVM turns the allocation and its
     // zeroing below into one `calloc`, whose zero pages the kernel maps
     // only when a search first touches them. Inlined into a large caller
-    // (the dev profile's `main`) it did not, and `analyze
-    // --preset max` wrote all of a 1 GB table before searching: 3.9 s and
-    // 1.05 GB against 0.08 s and 28 MB.
+    // (the dev profile's `main`) it did not, and `analyze --preset
+    // heuristic-max` wrote all of a 1 GiB table before searching, taking
+    // seconds and the whole table's memory
+    // (docs/experiments/2026-11-25-one-calloc-for-the-table.md).
     #[inline(never)]
     pub(crate) fn with_bytes(bytes: usize, paging: Paging) -> Option<TransTable> {
         let entries = bytes / ENTRY_BYTES;

@@ -726,7 +726,8 @@ impl Endgame {
     /// missing one once its next tile is built (16384 8192 2048 1024 ...
     /// makes the 4096), which is the late game's work; a chain with wider
     /// gaps (16384 512 256 ...) sets the table goals far below what the
-    /// board needs, and following them lost games (docs/endgame.md).
+    /// board needs, and following them lost games
+    /// (docs/experiments/2026-11-26-endgame-tables-for-the-learned-player.md).
     pub fn advise(&self, board: Board, min_head: u8) -> Option<Advice> {
         if !board.is_packed() || self.tables.is_empty() {
             return None;
@@ -787,8 +788,8 @@ impl Endgame {
     /// that goal and no further, while the largest plays each small goal as
     /// a step on the way to its own, as the game goes on to need; and
     /// following it from the first 4 on, as macroxue/2048-ai does, played
-    /// better (docs/endgame.md, "One table per shape"). Its odds are of its
-    /// own goal.
+    /// better (docs/experiments/2026-11-27-corner-one-table-per-shape.md).
+    /// Its odds are of its own goal.
     pub fn advise_step(&self, board: Board) -> Option<Advice> {
         let table = self.largest(Shape::Step)?;
         let top = table.formation().goal();
