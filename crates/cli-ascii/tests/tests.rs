@@ -18,6 +18,7 @@ mod experiments;
 mod golden;
 mod learned;
 mod pipes;
+mod records;
 mod tournament;
 mod train;
 mod watch;
