@@ -687,7 +687,7 @@ pub(crate) fn parse() -> Result<Cli, clap::Error> {
 /// option's own parser names with its range) rather than as an unknown flag
 /// `-1`: set here for every option of every subcommand at once, so that no
 /// option can be added without it.
-fn command() -> clap::Command {
+pub(crate) fn command() -> clap::Command {
     fn negative_numbers_are_values(cmd: clap::Command) -> clap::Command {
         cmd.mut_args(|arg| {
             if arg.get_action().takes_values() { arg.allow_negative_numbers(true) } else { arg }

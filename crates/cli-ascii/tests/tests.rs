@@ -19,6 +19,7 @@ mod golden;
 mod learned;
 mod pipes;
 mod records;
+mod screens;
 mod tournament;
 mod train;
 mod watch;
