@@ -301,6 +301,7 @@ impl<B: GameBoard> Session<B> {
         // rating again: no new search.
         if self.hint.is_some() {
             self.raw_hint = !self.raw_hint;
+            self.message.clear();
             return;
         }
         self.raw_hint = false;
@@ -330,11 +331,14 @@ pub(crate) fn hint_fields(hint: &Hint, raw: bool) -> Vec<String> {
     let Some(d) = decision else { return vec![format!("hint: {dir}")] };
     let values = Values::of(Some(d));
     if raw {
-        let mut fields = vec![format!("hint: {dir} · values (depth {})", d.depth)];
-        fields.extend(Direction::ALL.into_iter().map(|x| {
-            let v = d.value(x).map_or_else(|| "-".to_owned(), render::eval_text);
-            format!("{x} {v}")
-        }));
+        let mut fields = vec![format!("hint: {dir} · values")];
+        fields.extend(
+            values
+                .ranked()
+                .into_iter()
+                .map(|x| format!("{x} {}", render::eval_text(values.get(x).unwrap_or(f64::NAN)))),
+        );
+        fields.push(format!("depth {}", d.depth));
         return fields;
     }
     let mut fields = vec![format!("hint: {dir}")];
@@ -398,7 +402,8 @@ fn play_loop<B: GameBoard>(
     let flow = loop {
         term::draw_frame(&mut out, &screen(&session, color, layout::terminal_size()))?;
         let Event::Key(key) = event::read()? else { continue };
-        if action_for(&key) == Some(Action::Hint) && !session.game().is_over() {
+        let searches = session.hint_line().is_none() && !session.game().is_over();
+        if action_for(&key) == Some(Action::Hint) && searches {
             // The search can take a while: say so before it starts, so the
             // screen does not look frozen.
             session.set_message("thinking…");
@@ -667,8 +672,8 @@ mod tests {
         // h again: the raw values, no new search; and back.
         s.handle_key(&key(KeyCode::Char('h')));
         let raw = s.hint_line().unwrap();
-        assert!(raw[0].starts_with(&format!("hint: {dir} · values (depth ")), "{raw:?}");
-        assert_eq!(raw.len(), 5, "{raw:?}");
+        assert_eq!(raw[0], format!("hint: {dir} · values"));
+        assert!(raw.last().unwrap().starts_with("depth "), "{raw:?}");
         s.handle_key(&key(KeyCode::Char('h')));
         assert_eq!(s.hint_line().unwrap(), rated);
         s.handle_key(&key(KeyCode::Char('d')));
@@ -698,11 +703,11 @@ mod tests {
         assert_eq!(
             hint_fields(&hint, true),
             [
-                "hint: down · values (depth 3)",
-                "up -480,000,000",
+                "hint: down · values",
                 "down -471,190,208",
-                "left -",
-                "right -942,380,416"
+                "up -480,000,000",
+                "right -942,380,416",
+                "depth 3"
             ]
         );
         let chain = solver_expectimax::endgame::Formation::new(9, 6).unwrap();

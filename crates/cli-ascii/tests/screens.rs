@@ -133,7 +133,8 @@ fn play_at_40x12() {
     let hint = screen.iter().find(|l| l.starts_with("hint: ")).unwrap();
     assert!(hint.ends_with(" worse") || hint.ends_with(" as good"), "{hint}");
     tmux.keys(&["h"]);
-    tmux.wait_for(" · values (depth ");
+    let screen = tmux.wait_for(" · values");
+    assert!(!screen.iter().any(|l| l.contains("thinking")), "no search: {screen:#?}");
     tmux.keys(&["Left", "q"]);
     tmux.wait_for("q again quits");
     assert!(!tmux.ended(), "one q quit a game under way");
