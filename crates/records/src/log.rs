@@ -137,7 +137,13 @@ impl Log {
                 let read = read_resuming(&text)
                     .map_err(|error| OpenError::Read { path: path.to_owned(), error })?;
                 // A file cut off before its header was whole holds no game:
-                // it is written afresh.
+                // it is written afresh. Comments alone are no records file.
+                let kept = &text[..read.kept];
+                if !read.header && !holds_nothing(kept) {
+                    let line = kept.lines().count() + 1;
+                    let error = ReadError::Header { line, found: String::new() };
+                    return Err(OpenError::Read { path: path.to_owned(), error });
+                }
                 if read.header {
                     match crate::made_by(&text) {
                         Some(theirs) if same_settings(theirs, settings) => {}
@@ -209,13 +215,15 @@ fn holds_nothing(text: &str) -> bool {
         .all(|line| line.is_empty() || line == CSV_HEADER || line.starts_with(MADE_BY.trim_end()))
 }
 
-/// A resumed file's records, whether it has its header, and its last line
-/// if that was cut short: the byte where it starts, and the line.
+/// A resumed file's records, whether it has its header, its last line if
+/// that was cut short (the byte where it starts, and the line), and the
+/// length of the text kept.
 #[derive(Debug, PartialEq)]
 struct Resumed {
     records: Vec<Record>,
     header: bool,
     torn: Option<(usize, Dropped)>,
+    kept: usize,
 }
 
 /// Reads a file to resume. Its last line is cut short when it does not end
@@ -224,12 +232,24 @@ struct Resumed {
 /// it is left out. A bad line before it is an error.
 fn read_resuming(text: &str) -> Result<Resumed, ReadError> {
     let parsed = crate::read_csv(text);
-    let torn = last_line(text).filter(|last| match &parsed {
-        Ok(_) => !last.newline,
-        Err(e) => e.line() == last.number,
+    let torn = last_line(text).filter(|last| {
+        let cut = match &parsed {
+            Ok(_) => !last.newline,
+            Err(e) => e.line() == last.number,
+        };
+        // Only what a run writes: a game's line after the header, or the
+        // header or the settings line themselves. Another file's last
+        // line is not dropped.
+        let head = last.text.trim();
+        let written = has_header(&text[..last.start])
+            || CSV_HEADER.starts_with(head)
+            || head.starts_with(MADE_BY.trim_end())
+            || MADE_BY.starts_with(head);
+        cut && written
     });
     let Some(torn) = torn else {
-        return Ok(Resumed { records: parsed?, header: has_header(text), torn: None });
+        let records = parsed?;
+        return Ok(Resumed { records, header: has_header(text), torn: None, kept: text.len() });
     };
     let kept = &text[..torn.start];
     let dropped = Dropped { line: torn.number, text: torn.text.trim_end().to_owned() };
@@ -237,6 +257,7 @@ fn read_resuming(text: &str) -> Result<Resumed, ReadError> {
         records: crate::read_csv(kept)?,
         header: has_header(kept),
         torn: Some((torn.start, dropped)),
+        kept: kept.len(),
     })
 }
 
@@ -462,10 +483,21 @@ mod tests {
         assert!(err.to_string().ends_with("line 3: 6 fields, but the header has 7"), "{err}");
         assert_eq!(fs::read_to_string(&path).unwrap(), bad);
         // A header cut short holds no game: the file starts afresh.
-        fs::write(&path, "# made by: --preset fast\nseed,score,ma").unwrap();
-        let opened = Log::open(&path, Existing::Resume, "--preset fast", same).unwrap();
-        assert!(opened.earlier.is_empty() && opened.dropped.is_none());
-        assert_eq!(fs::read_to_string(&path).unwrap(), HEAD);
+        for cut in ["# made by: --preset fast\nseed,score,ma", "# made by: --pre", "# ma"] {
+            fs::write(&path, cut).unwrap();
+            let opened = Log::open(&path, Existing::Resume, "--preset fast", same).unwrap();
+            assert!(opened.earlier.is_empty() && opened.dropped.is_none());
+            assert_eq!(fs::read_to_string(&path).unwrap(), HEAD, "{cut:?}");
+        }
+        // Another file's last line is not dropped, and comments alone are
+        // no records file: nothing is written over.
+        for other in ["hello", "hello\n", "# notes\n", "# notes", "# made by: --preset fast\n# x\n"]
+        {
+            fs::write(&path, other).unwrap();
+            let err = Log::open(&path, Existing::Resume, "--preset fast", same).unwrap_err();
+            assert!(err.to_string().contains("the header is"), "{other:?}: {err}");
+            assert_eq!(fs::read_to_string(&path).unwrap(), other, "untouched");
+        }
     }
 
     #[test]
