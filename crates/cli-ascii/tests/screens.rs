@@ -13,20 +13,19 @@ use std::time::{Duration, Instant};
 /// after leaving the alternate screen from a dead pane). Killed when
 /// dropped.
 struct Tmux {
-    socket: String,
+    /// The scratch folder, which holds the server's socket too.
     dir: PathBuf,
 }
 
 impl Tmux {
     #[track_caller]
     fn start(name: &str, (cols, rows): (u16, u16), args: &[&str]) -> Tmux {
-        let socket = format!("cli-ascii-{}-{name}", std::process::id());
-        let dir = std::env::temp_dir().join(&socket);
+        let dir = std::env::temp_dir().join(format!("cli-ascii-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let config = dir.join("tmux.conf");
         std::fs::write(&config, "set -g status off\n").unwrap();
-        let tmux = Tmux { socket, dir };
+        let tmux = Tmux { dir };
         let (cols, rows) = (cols.to_string(), rows.to_string());
         let bin = env!("CARGO_BIN_EXE_cli-ascii");
         let data = format!("XDG_DATA_HOME={}", tmux.dir.display());
@@ -44,7 +43,8 @@ impl Tmux {
     #[track_caller]
     fn run(&self, args: &[&str]) -> Output {
         Command::new("tmux")
-            .args(["-L", &self.socket])
+            .arg("-S")
+            .arg(self.dir.join("socket"))
             .args(args)
             .output()
             .expect("these tests drive the program in tmux: install tmux to run them")
