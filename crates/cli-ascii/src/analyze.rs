@@ -120,10 +120,20 @@ fn text_answer<B: GameBoard>(board: &B, decision: Option<&Decision>) -> String {
         });
         return out;
     };
+    // Beside each raw value, what a person reads: the odds where a table
+    // decided, else how much worse than the best move it is.
+    let values = Values::of(Some(d));
+    let shortfall = values.shortfall();
     for dir in Direction::ALL {
         let value = d.value(dir).map_or_else(|| "illegal".to_owned(), render::value_text);
-        let best = if dir == d.direction { "  <- best" } else { "" };
-        let _ = writeln!(out, "{:<6}{value:>16}{best}", dir.name());
+        let reading = match (d.endgame, values.get(dir), shortfall.get(dir)) {
+            (_, None, _) => String::new(),
+            _ if dir == d.direction => "<- best".to_owned(),
+            (Some(_), Some(odds), _) => format!("{} odds", render::odds_text(odds)),
+            (None, _, share) => render::shortfall_text(share.unwrap_or(f64::NAN)),
+        };
+        let line = format!("{:<6}{value:>16}  {reading}", dir.name());
+        let _ = writeln!(out, "{}", line.trim_end());
     }
     let _ = writeln!(out, "best: {}", d.direction);
     let _ = match d.endgame {
@@ -145,7 +155,8 @@ fn text_answer<B: GameBoard>(board: &B, decision: Option<&Decision>) -> String {
 }
 
 /// One board's answer in JSON: the board, each direction's value (null when
-/// illegal), the best direction (null on a lost board), depth, nodes and
+/// illegal) and how much worse than the best it is (a share, 0 for the
+/// best), the best direction (null on a lost board), depth, nodes and
 /// microseconds, and the endgame table that decided (null when the search
 /// did; its values are then odds). The field names and their order are the
 /// documented output.
@@ -153,6 +164,9 @@ fn text_answer<B: GameBoard>(board: &B, decision: Option<&Decision>) -> String {
 struct JsonAnswer {
     board: String,
     values: Values,
+    /// How much worse than the best each direction is, a share (0 for the
+    /// best; `Values::shortfall`): added after `values`, which stay raw.
+    shortfall: Values,
     best: Option<&'static str>,
     depth: u32,
     nodes: u64,
@@ -165,6 +179,7 @@ fn json_answer<B: GameBoard>(board: &B, decision: Option<&Decision>) -> String {
     let answer = JsonAnswer {
         board: board.to_string(),
         values: Values::of(decision),
+        shortfall: Values::of(decision).shortfall(),
         best: decision.map(|d| d.direction.name()),
         depth: decision.map_or(0, |d| d.depth),
         nodes: decision.map_or(0, |d| d.stats.nodes),

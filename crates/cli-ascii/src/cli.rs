@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
-use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{
+    ArgGroup, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum,
+};
 use solver_expectimax::{MAX_DEPTH, Preset};
 
 use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE, WATCH_KEYS};
@@ -130,6 +132,7 @@ pub(crate) enum Command {
 
 /// Two players and the seeds they play.
 #[derive(Debug, Clone, Args)]
+#[command(group = ArgGroup::new("records").args(["csv_a", "csv_b"]).multiple(true))]
 pub(crate) struct CompareArgs {
     /// Player A: the options `tournament` takes for its player, in one
     /// argument (`--a '--preset ntuple --depth 1'`; an empty one is the
@@ -166,9 +169,15 @@ pub(crate) struct CompareArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) csv_b: Option<PathBuf>,
     /// Keep the games already in --csv-a and --csv-b (played with the same
-    /// options) and play only the seeds missing from either.
+    /// options) and play only the seeds missing from either; a last line cut
+    /// short (a run killed while writing it) is dropped and its game played
+    /// again.
     #[arg(long, requires = "csv_a", requires = "csv_b")]
     pub(crate) resume: bool,
+    /// Write over --csv-a and --csv-b when they already hold games (without
+    /// it, or --resume, such a file is refused: its games would be lost).
+    #[arg(long, conflicts_with = "resume", requires = "records")]
+    pub(crate) force: bool,
     /// Seeds played at once (default: the cores over the players' search
     /// threads).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
@@ -468,6 +477,7 @@ pub(crate) struct AnalyzeArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+#[command(group = ArgGroup::new("records").args(["csv", "json"]).multiple(true))]
 pub(crate) struct TournamentArgs {
     #[command(flatten)]
     pub(crate) search: SearchArgs,
@@ -506,9 +516,16 @@ pub(crate) struct TournamentArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) csv: Option<PathBuf>,
     /// Keep the games already in the --csv file and play only the seeds it
-    /// lacks (a long run that was stopped goes on where it was).
+    /// lacks (a long run that was stopped goes on where it was); a last line
+    /// cut short (a run killed while writing it) is dropped and its game
+    /// played again.
     #[arg(long, requires = "csv")]
     pub(crate) resume: bool,
+    /// Write over the --csv and --json files when they already hold games
+    /// (without it, or --resume, such a file is refused: its games would be
+    /// lost).
+    #[arg(long, conflicts_with = "resume", requires = "records")]
+    pub(crate) force: bool,
     /// Write the per-game records as a JSON array.
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,
@@ -730,7 +747,7 @@ pub(crate) fn parse() -> Result<Cli, clap::Error> {
 /// option's own parser names with its range) rather than as an unknown flag
 /// `-1`: set here for every option of every subcommand at once, so that no
 /// option can be added without it.
-fn command() -> clap::Command {
+pub(crate) fn command() -> clap::Command {
     fn negative_numbers_are_values(cmd: clap::Command) -> clap::Command {
         cmd.mut_args(|arg| {
             if arg.get_action().takes_values() { arg.allow_negative_numbers(true) } else { arg }

@@ -59,7 +59,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         let (csv, earlier) = match csv {
             Some(path) => {
                 let settings = settings_line(&options, &rules, None);
-                let (log, earlier) = CsvLog::open(path, args.resume, &settings)?;
+                let (log, earlier) = CsvLog::open(path, args.resume, args.force, &settings)?;
                 (Some(log), earlier)
             }
             None => (None, Vec::new()),

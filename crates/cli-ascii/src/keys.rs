@@ -7,7 +7,8 @@ pub(crate) const PLAY_KEYS: &str = "arrows/wasd move · h hint · u undo · n ne
 
 /// What the short list leaves out, for `--help` and the help screen.
 pub(crate) const PLAY_KEYS_MORE: &str = "k, j and l move up, down and right too \
-     (h is the hint, so left has no vi key); Esc and Ctrl-C quit too";
+     (h is the hint, so left has no vi key); h again shows the search's raw values; \
+     Esc quits too (q and Esc ask first during a game), Ctrl-C at once";
 
 /// `watch`'s keys.
 pub(crate) const WATCH_KEYS: &str = "q quit · space pause · +/- pace";

@@ -33,6 +33,32 @@ pub(crate) fn fit_fields(fields: &[String], sep: &str, cols: usize) -> String {
     out
 }
 
+/// `fields` joined by `sep` in their order, as many as fit in `cols`,
+/// taken in the order of `priority` (indices into `fields`): a narrow
+/// terminal drops the least needed, wherever they are.
+pub(crate) fn fit_by_priority(
+    fields: &[String],
+    priority: &[usize],
+    sep: &str,
+    cols: usize,
+) -> String {
+    let width = |kept: &[bool]| {
+        let shown = fields.iter().zip(kept).filter(|(_, k)| **k);
+        let (n, chars) = shown.fold((0usize, 0), |(n, c), (f, _)| (n + 1, c + f.chars().count()));
+        chars + sep.chars().count() * n.saturating_sub(1)
+    };
+    let mut kept = vec![false; fields.len()];
+    for &idx in priority.iter().filter(|&&i| i < fields.len()) {
+        kept[idx] = true;
+        if width(&kept) > cols {
+            kept[idx] = false;
+        }
+    }
+    let shown: Vec<&str> =
+        fields.iter().zip(&kept).filter(|(_, k)| **k).map(|(f, _)| f.as_str()).collect();
+    cut(&shown.join(sep), cols)
+}
+
 /// `line` cut to `cols` characters (for plain lines, without colours).
 pub(crate) fn cut(line: &str, cols: usize) -> String {
     line.chars().take(cols).collect()
@@ -101,6 +127,17 @@ mod tests {
         assert_eq!(fit_fields(&fields, "   ", 80), "score 1234   moves 56   max tile 128");
         assert_eq!(fit_fields(&fields, "   ", 25), "score 1234   moves 56");
         assert_eq!(fit_fields(&lines(&["game over: press a key"]), " · ", 9), "game over");
+    }
+
+    #[test]
+    fn fields_kept_by_priority_keep_their_order() {
+        let keys = lines(&["arrows move", "h hint", "u undo", "q quit"]);
+        let priority = [3, 0, 1, 2];
+        assert_eq!(fit_by_priority(&keys, &priority, " · ", 80), keys.join(" · "));
+        assert_eq!(fit_by_priority(&keys, &priority, " · ", 30), "arrows move · h hint · q quit");
+        assert_eq!(fit_by_priority(&keys, &priority, " · ", 20), "arrows move · q quit");
+        assert_eq!(fit_by_priority(&keys, &priority, " · ", 10), "q quit");
+        assert_eq!(fit_by_priority(&keys, &priority, " · ", 4), "");
     }
 
     #[test]

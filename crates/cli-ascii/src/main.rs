@@ -28,6 +28,8 @@ mod watch;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+
 use crate::cli::Command;
 
 fn main() -> ExitCode {
@@ -76,6 +78,11 @@ fn clap_exit(err: &clap::Error) -> ExitCode {
         let _ = err.print();
         return ExitCode::SUCCESS;
     }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(line) = our_words(err, &cli::command(), &args) {
+        let _ = writeln!(io::stderr().lock(), "{line}");
+        return ExitCode::from(2);
+    }
     // clap's message, up to its first blank line (which leaves out the
     // usage and tips), joined into one line: `[possible values: ...]` stays,
     // and so does a tip that names a similar subcommand or option.
@@ -100,6 +107,64 @@ fn clap_exit(err: &clap::Error) -> ExitCode {
     };
     let _ = writeln!(io::stderr().lock(), "{line}");
     ExitCode::from(2)
+}
+
+/// Our own message for the usage errors clap words unhelpfully, given the
+/// command line `args` (without the program's name): a command that needs
+/// a subcommand (clap prints the command's description as the error), and
+/// an option of other commands than the one run (clap's tip names any
+/// option that looks alike: `--games` for `watch` got `--tables`).
+fn our_words(err: &clap::Error, cmd: &clap::Command, args: &[String]) -> Option<String> {
+    // The subcommands named on the command line, in order.
+    let mut path: Vec<&clap::Command> = Vec::new();
+    let mut here = cmd;
+    for arg in args {
+        if let Some(sub) = here.find_subcommand(arg) {
+            path.push(sub);
+            here = sub;
+        }
+    }
+    let names = |cmds: &[&clap::Command]| -> String {
+        let names: Vec<&str> = cmds.iter().map(|c| c.get_name()).collect();
+        match names.as_slice() {
+            [] => String::new(),
+            [one] => (*one).to_owned(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        }
+    };
+    let run = if path.is_empty() {
+        "watch (the default command)".to_owned()
+    } else {
+        path.iter().map(|c| c.get_name()).collect::<Vec<_>>().join(" ")
+    };
+    match err.kind() {
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let subs: Vec<&clap::Command> =
+                here.get_subcommands().filter(|s| s.get_name() != "help").collect();
+            Some(format!(
+                "error: `{run}` needs a subcommand: {} (see `cli-ascii {run} --help`)",
+                names(&subs)
+            ))
+        }
+        ErrorKind::UnknownArgument => {
+            let ContextValue::String(given) = err.get(ContextKind::InvalidArg)? else {
+                return None;
+            };
+            let long = given.strip_prefix("--")?.split('=').next()?;
+            let owners: Vec<&clap::Command> = cmd
+                .get_subcommands()
+                .filter(|sub| sub.get_arguments().any(|a| a.get_long() == Some(long)))
+                .collect();
+            (!owners.is_empty()).then(|| {
+                format!(
+                    "error: unexpected argument '--{long}' found: {} {} it, not {run}",
+                    names(&owners),
+                    if owners.len() == 1 { "takes" } else { "take" }
+                )
+            })
+        }
+        _ => None,
+    }
 }
 
 /// Whether an error comes from writing to a closed pipe, anywhere in its

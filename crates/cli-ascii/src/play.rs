@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use engine::{Played, WIN_TILE};
+use engine::{Played, Values, WIN_TILE};
 use game_core::{Direction, Game, GameBoard, PlayError, Rules};
 use solver_expectimax::{Algorithm, Choice, Player};
 
@@ -86,12 +86,15 @@ pub(crate) struct Session<B: GameBoard> {
     /// The game and its undo history.
     play: engine::Session<B>,
     hint: Option<Hint>,
+    /// The hint shows the search's raw values (`h` again), not the rating.
+    raw_hint: bool,
     message: String,
     player: PlayerSpec,
     /// Built at the first hint: the default search holds a large table.
     hinter: Option<AnyPlayer>,
-    /// `n` was pressed once during a game: a second `n` abandons it.
-    confirm_new: bool,
+    /// `n` or `q` was pressed once during a game: the same key again
+    /// leaves it.
+    confirm: Option<Action>,
     /// The games left for a new one, for the summary on quit.
     earlier: Vec<Game<B>>,
     /// The last move's new tile (row, column) and score gained, shown on
@@ -99,7 +102,8 @@ pub(crate) struct Session<B: GameBoard> {
     last_move: Option<((usize, usize), u64)>,
     /// Whether the help screen is up.
     help: bool,
-    /// The best score of earlier runs on this board size.
+    /// The best score: of earlier runs on this board size, and every score
+    /// reached since (an undo takes a score back, not the best).
     best: u64,
 }
 
@@ -113,10 +117,11 @@ impl<B: GameBoard> Session<B> {
             // megabytes of positions: every move can be undone.
             play: engine::Session::new(game, usize::MAX),
             hint: None,
+            raw_hint: false,
             message: String::new(),
             player,
             hinter: None,
-            confirm_new: false,
+            confirm: None,
             earlier: Vec::new(),
             last_move: None,
             help: false,
@@ -130,18 +135,16 @@ impl<B: GameBoard> Session<B> {
     }
 
     /// The best score: earlier runs' (as set by [`Session::set_best`]) or
-    /// this session's, whichever is higher.
+    /// the highest this session reached, whichever is higher; it never goes
+    /// down, not even on an undo.
     pub(crate) fn best(&self) -> u64 {
-        self.earlier
-            .iter()
-            .chain(std::iter::once(self.play.game()))
-            .map(Game::score)
-            .fold(self.best, u64::max)
+        self.best.max(self.play.game().score())
     }
 
-    /// Sets the best score of earlier runs.
+    /// Sets the best score of earlier runs (a lower one than this session's
+    /// changes nothing).
     pub(crate) fn set_best(&mut self, best: u64) {
-        self.best = best;
+        self.best = self.best.max(best);
     }
 
     /// One line per game of the session, the current one last.
@@ -165,8 +168,15 @@ impl<B: GameBoard> Session<B> {
         self.play.game()
     }
 
+    #[cfg(test)]
     pub(crate) fn hint(&self) -> Option<&Hint> {
         self.hint.as_ref()
+    }
+
+    /// The hint as the screen shows it: the rating, or the raw values after
+    /// a second `h`.
+    pub(crate) fn hint_line(&self) -> Option<Vec<String>> {
+        self.hint.as_ref().map(|hint| hint_fields(hint, self.raw_hint))
     }
 
     pub(crate) fn message(&self) -> &str {
@@ -183,9 +193,9 @@ impl<B: GameBoard> Session<B> {
         match action_for(key) {
             Some(action) => self.apply(action),
             None => {
-                // Any other key cancels a pending new game and leaves help.
+                // Any other key cancels a pending question and leaves help.
                 self.help = false;
-                if std::mem::take(&mut self.confirm_new) {
+                if self.confirm.take().is_some() {
                     self.message.clear();
                 }
                 Flow::Continue
@@ -195,14 +205,34 @@ impl<B: GameBoard> Session<B> {
 
     /// The state change for one action.
     pub(crate) fn apply(&mut self, action: Action) -> Flow {
-        // A confirmation holds for the very next key only.
-        let confirmed_new = std::mem::take(&mut self.confirm_new);
-        // Any key leaves the help screen; only ? opens it.
-        if std::mem::take(&mut self.help) && matches!(action, Action::Help) {
+        // A question holds for the very next key only.
+        let asked = self.confirm.take();
+        if asked.is_some_and(|a| a != action) {
+            self.message.clear();
+        }
+        // Any key leaves the help screen, as it says (q and Esc too: only
+        // Ctrl-C quits from it); a move key plays as well.
+        if std::mem::take(&mut self.help) && matches!(action, Action::Help | Action::Quit) {
             return Flow::Continue;
         }
         if !matches!(action, Action::Move(_) | Action::Help) {
             self.last_move = None;
+        }
+        // A game under way is not thrown away on one key: the same key
+        // again confirms.
+        let game = self.play.game();
+        let under_way = game.moves() > 0 && !game.is_over();
+        if matches!(action, Action::New | Action::Quit) && under_way && asked != Some(action) {
+            self.confirm = Some(action);
+            let (key, what) = match action {
+                Action::Quit => ("q", "quits"),
+                _ => ("n", "leaves this game for a new one"),
+            };
+            self.message = format!(
+                "{key} again {what} (this game: score {}); any other key goes on",
+                game.score()
+            );
+            return Flow::Continue;
         }
         match action {
             Action::Help => self.help = true,
@@ -217,23 +247,11 @@ impl<B: GameBoard> Session<B> {
                 Err(_) => self.message = "nothing to undo".to_owned(),
             },
             Action::New => {
-                // A game under way is not thrown away on one key: the second
-                // `n` confirms.
-                let game = self.play.game();
-                let under_way = game.moves() > 0 && !game.is_over();
-                if under_way && !confirmed_new {
-                    self.confirm_new = true;
-                    self.message = format!(
-                        "n again leaves this game (score {}) for a new one; any other key goes on",
-                        game.score()
-                    );
-                    return Flow::Continue;
-                }
                 // The next seed, so that every game of a session can be replayed.
                 let seed = game.seed().wrapping_add(1);
                 match Game::new(self.rules, seed) {
-                    Ok(game) => {
-                        let previous = self.play.replace(game);
+                    Ok(new) => {
+                        let previous = self.play.replace(new);
                         if previous.moves() > 0 {
                             self.earlier.push(previous);
                         }
@@ -251,6 +269,7 @@ impl<B: GameBoard> Session<B> {
     fn play(&mut self, dir: Direction) {
         match self.play.play(dir) {
             Ok(Played { turn, won }) => {
+                self.best = self.best.max(self.play.game().score());
                 let n = self.rules.size();
                 self.last_move = turn
                     .spawned
@@ -278,6 +297,14 @@ impl<B: GameBoard> Session<B> {
             self.message = "no hint: the game is over".to_owned();
             return;
         }
+        // A second `h` on the same board shows the raw values, a third the
+        // rating again: no new search.
+        if self.hint.is_some() {
+            self.raw_hint = !self.raw_hint;
+            self.message.clear();
+            return;
+        }
+        self.raw_hint = false;
         if self.hinter.is_none() {
             match AnyPlayer::new(&self.player, self.rules.size(), self.play.game().seed()) {
                 Ok(player) => self.hinter = Some(player),
@@ -294,18 +321,45 @@ impl<B: GameBoard> Session<B> {
     }
 }
 
-/// The hint as one line.
-pub(crate) fn hint_text(hint: &Hint) -> String {
+/// The hint's fields, as the screen joins them (a narrow one drops the
+/// last): the direction, then, where an endgame table decided, each
+/// direction's odds of building the chain's next tile; elsewhere how much
+/// worse than the best each other direction is, in that order; or with
+/// `raw`, the search's own values, in its evaluator's units.
+pub(crate) fn hint_fields(hint: &Hint, raw: bool) -> Vec<String> {
     let Choice { direction: dir, decision } = hint;
-    let Some(d) = decision else { return format!("hint: {dir}") };
-    let values: Vec<String> = Direction::ALL
-        .into_iter()
-        .map(|x| {
-            let v = d.value(x).map_or_else(|| "-".to_owned(), render::eval_text);
-            format!("{x} {v}")
-        })
-        .collect();
-    format!("hint: {dir} (depth {}) · {}", d.depth, values.join(" · "))
+    let Some(d) = decision else { return vec![format!("hint: {dir}")] };
+    let values = Values::of(Some(d));
+    if raw {
+        let mut fields = vec![format!("hint: {dir} · values")];
+        fields.extend(
+            values
+                .ranked()
+                .into_iter()
+                .map(|x| format!("{x} {}", render::eval_text(values.get(x).unwrap_or(f64::NAN)))),
+        );
+        fields.push(format!("depth {}", d.depth));
+        return fields;
+    }
+    let mut fields = vec![format!("hint: {dir}")];
+    match d.endgame {
+        Some(_) => {
+            fields[0].push_str(" · odds of the chain's next tile:");
+            fields.extend(
+                values.ranked().into_iter().map(|x| {
+                    format!("{x} {}", render::odds_text(values.get(x).unwrap_or(f64::NAN)))
+                }),
+            );
+        }
+        None => {
+            let shortfall = values.shortfall();
+            fields.extend(values.ranked().into_iter().filter(|&x| x != *dir).map(|x| {
+                format!("{x} {}", render::shortfall_text(shortfall.get(x).unwrap_or(f64::NAN)))
+            }));
+        }
+    }
+    fields.push("h: values".to_owned());
+    fields
 }
 
 /// Plays until the person quits; exit code 130 after Ctrl-C.
@@ -348,7 +402,8 @@ fn play_loop<B: GameBoard>(
     let flow = loop {
         term::draw_frame(&mut out, &screen(&session, color, layout::terminal_size()))?;
         let Event::Key(key) = event::read()? else { continue };
-        if action_for(&key) == Some(Action::Hint) && !session.game().is_over() {
+        let searches = session.hint_line().is_none() && !session.game().is_over();
+        if action_for(&key) == Some(Action::Hint) && searches {
             // The search can take a while: say so before it starts, so the
             // screen does not look frozen.
             session.set_message("thinking…");
@@ -379,28 +434,76 @@ fn play_loop<B: GameBoard>(
     Ok(if flow == Flow::Interrupted { ExitCode::from(130) } else { ExitCode::SUCCESS })
 }
 
-/// The help screen: every key, and what the screen shows.
-fn help_screen(width: usize) -> Vec<String> {
-    ["2048 · help", ""]
-        .into_iter()
-        .map(str::to_owned)
-        .chain(wrap(
-            "Slide the tiles; two equal tiles that meet merge into one, and their \
+/// The help screen: every key, and what the screen shows, in `cols` x
+/// `rows`. A small terminal loses the prose first, then the keys go two a
+/// line and the blank lines go; the keys and the way back always stay.
+fn help_screen(cols: usize, rows: usize) -> Vec<String> {
+    let width = cols.clamp(20, 72);
+    let rules = wrap(
+        "Slide the tiles; two equal tiles that meet merge into one, and their \
          sum adds to the score. Reach 2048, then keep going as long as you can.",
-            width,
-        ))
-        .chain(["".to_owned(), "Keys:".to_owned()])
-        .chain(PLAY_KEYS.split(" · ").map(|k| format!("  {k}")))
-        .chain([String::new()])
-        .chain(wrap(&format!("{PLAY_KEYS_MORE}."), width))
-        .chain([String::new()])
-        .chain(wrap(
-            "The tile that appeared after your move is in brackets (underlined in \
-         colour), and (+N) after the score is what the move gained.",
-            width,
-        ))
-        .chain([String::new(), "Any key returns to the game.".to_owned()])
-        .collect()
+        width,
+    );
+    let marks = wrap(
+        "The tile that appeared after your move is in brackets (underlined in \
+         colour), and (+N) after the score is what the move gained. A hint rates \
+         the other moves by how much worse than the best they are; where an \
+         endgame table decides, it gives each move's odds of building the \
+         chain's next tile.",
+        width,
+    );
+    let keys: Vec<&str> = PLAY_KEYS.split(" · ").collect();
+    let one_a_line: Vec<String> = keys.iter().map(|k| format!("  {k}")).collect();
+    let column = keys.iter().map(|k| k.chars().count()).max().unwrap_or(0) + 4;
+    let two_a_line: Vec<String> = keys
+        .chunks(2)
+        .map(|pair| match pair {
+            [a, b] => format!("  {a:<column$}{b}"),
+            _ => format!("  {}", pair.join("")),
+        })
+        .collect();
+    let more = wrap(&format!("{PLAY_KEYS_MORE}."), width);
+    let back = "Any key returns to the game.".to_owned();
+    let form =
+        |with_rules: bool, with_marks: bool, keys: &[String], with_more: bool, gaps: bool| {
+            let mut lines = vec!["2048 · help".to_owned()];
+            let mut block = |block: &[String]| {
+                if gaps {
+                    lines.push(String::new());
+                }
+                lines.extend_from_slice(block);
+            };
+            if with_rules {
+                block(&rules);
+            }
+            block(&[&["Keys:".to_owned()], keys].concat());
+            if with_more {
+                block(&more);
+            }
+            if with_marks {
+                block(&marks);
+            }
+            block(std::slice::from_ref(&back));
+            lines
+        };
+    // From the fullest to the barest: the first that fits.
+    let forms = [
+        form(true, true, &one_a_line, true, true),
+        form(false, true, &one_a_line, true, true),
+        form(false, false, &one_a_line, true, true),
+        form(false, false, &two_a_line, true, true),
+        form(false, false, &two_a_line, true, false),
+        form(false, false, &two_a_line, false, true),
+    ];
+    let fits = forms.iter().find(|lines| lines.len() <= rows);
+    let mut lines = fits.unwrap_or(&forms[forms.len() - 1]).clone();
+    // Still too few rows: the top, and the last line, which says how to
+    // leave.
+    if lines.len() > rows {
+        lines.truncate(rows.saturating_sub(1));
+        lines.push(back);
+    }
+    lines.iter().map(|l| layout::cut(l, cols)).collect()
 }
 
 /// `text` in lines of at most `width` characters, broken at spaces.
@@ -422,15 +525,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 fn screen<B: GameBoard>(session: &Session<B>, color: bool, size: (usize, usize)) -> Vec<String> {
     let cols = size.0;
     if session.help {
-        let mut lines: Vec<String> =
-            help_screen(cols.clamp(20, 72)).iter().map(|l| layout::cut(l, cols)).collect();
-        // Too few rows: the top, and the last line, which says how to leave.
-        if lines.len() > size.1 {
-            let last = lines.pop().unwrap_or_default();
-            lines.truncate(size.1.saturating_sub(1));
-            lines.push(last);
-        }
-        return lines;
+        return help_screen(cols, size.1);
     }
     let game = session.game();
     let title = ["2048".to_owned(), format!("seed {}", game.seed()), "you play".to_owned()];
@@ -447,11 +542,14 @@ fn screen<B: GameBoard>(session: &Session<B>, color: bool, size: (usize, usize))
         format!("moves {}", game.moves()),
     ];
     let keys: Vec<String> = PLAY_KEYS.split(" · ").map(str::to_owned).collect();
+    // A narrow terminal keeps the way out and the help (which lists every
+    // key) first, then the moves.
+    const KEPT_FIRST: [usize; 6] = [5, 4, 0, 1, 2, 3];
     let tail = [
         layout::fit_fields(&status, "   ", cols),
-        session.hint().map(hint_text).unwrap_or_default(),
+        session.hint_line().map(|f| layout::fit_fields(&f, " · ", cols)).unwrap_or_default(),
         session.message().to_owned(),
-        layout::fit_fields(&keys, " · ", cols),
+        layout::fit_by_priority(&keys, &KEPT_FIRST, " · ", cols),
     ];
     let spawned = session.last_move().map(|(cell, _)| cell);
     layout::screen(game.board(), color, spawned, &head, &tail, size)
@@ -562,9 +660,106 @@ mod tests {
         let decision = decision.expect("the search's values");
         assert_eq!(decision.direction, dir);
         assert!(decision.value(dir).is_some());
-        assert!(hint_text(s.hint().unwrap()).starts_with(&format!("hint: {dir}")));
+        let rated = s.hint_line().unwrap();
+        assert_eq!(rated[0], format!("hint: {dir}"));
+        assert!(
+            rated[1..rated.len() - 1]
+                .iter()
+                .all(|f| f.ends_with(" worse") || f.ends_with(" as good")),
+            "{rated:?}"
+        );
+        assert_eq!(rated.last().unwrap(), "h: values");
+        // h again: the raw values, no new search; and back.
+        s.handle_key(&key(KeyCode::Char('h')));
+        let raw = s.hint_line().unwrap();
+        assert_eq!(raw[0], format!("hint: {dir} · values"));
+        assert!(raw.last().unwrap().starts_with("depth "), "{raw:?}");
+        s.handle_key(&key(KeyCode::Char('h')));
+        assert_eq!(s.hint_line().unwrap(), rated);
         s.handle_key(&key(KeyCode::Char('d')));
         assert!(s.hint().is_none());
+    }
+
+    /// A hint rates the moves, best first, by how much worse each other
+    /// one is; where an endgame table decided, by its odds. See: issue 55,
+    /// item 17.
+    #[test]
+    fn a_hint_rates_the_moves_or_gives_the_tables_odds() {
+        use solver_expectimax::{Decision, Stats};
+        let decision = |values: [Option<f64>; 4], endgame| Decision {
+            direction: Direction::Down,
+            values,
+            depth: 3,
+            stats: Stats::default(),
+            elapsed: std::time::Duration::ZERO,
+            endgame,
+        };
+        let late = [Some(-480_000_000.0), Some(-471_190_208.0), None, Some(-942_380_416.0)];
+        let hint = Choice { direction: Direction::Down, decision: Some(decision(late, None)) };
+        assert_eq!(
+            hint_fields(&hint, false),
+            ["hint: down", "up 1.9% worse", "right 100% worse", "h: values"]
+        );
+        assert_eq!(
+            hint_fields(&hint, true),
+            [
+                "hint: down · values",
+                "down -471,190,208",
+                "up -480,000,000",
+                "right -942,380,416",
+                "depth 3"
+            ]
+        );
+        let chain = solver_expectimax::endgame::Formation::new(9, 6).unwrap();
+        let odds = [Some(0.25), Some(0.873), None, Some(0.0)];
+        let hint =
+            Choice { direction: Direction::Down, decision: Some(decision(odds, Some(chain))) };
+        assert_eq!(
+            hint_fields(&hint, false),
+            [
+                "hint: down · odds of the chain's next tile:",
+                "down 87.3%",
+                "up 25.0%",
+                "right 0%",
+                "h: values"
+            ]
+        );
+    }
+
+    /// q, like n, asks first during a game; on the help screen q and Esc
+    /// return to the game, as the screen says any key does. See: issue 55,
+    /// item 14.
+    #[test]
+    fn q_asks_first_during_a_game_and_leaves_help_without_quitting() {
+        let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+        for quit in [KeyCode::Char('q'), KeyCode::Esc] {
+            s.handle_key(&key(KeyCode::Char('?')));
+            assert_eq!(s.handle_key(&key(quit)), Flow::Continue, "{quit:?}");
+            assert!(screen(&s, false, (80, 24))[0].ends_with("you play"), "{quit:?}: help left");
+        }
+        // No move yet: nothing to lose.
+        assert_eq!(s.handle_key(&key(KeyCode::Char('q'))), Flow::Quit);
+        s.handle_key(&key(KeyCode::Left));
+        assert_eq!(s.handle_key(&key(KeyCode::Char('q'))), Flow::Continue);
+        assert_eq!(s.message(), "q again quits (this game: score 4); any other key goes on");
+        s.handle_key(&key(KeyCode::Char('x')));
+        assert_eq!(s.message(), "", "another key goes on");
+        assert_eq!(s.handle_key(&key(KeyCode::Char('q'))), Flow::Continue);
+        assert_eq!(s.handle_key(&key(KeyCode::Esc)), Flow::Quit, "Esc is q");
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(s.handle_key(&ctrl_c), Flow::Interrupted, "Ctrl-C at once");
+    }
+
+    /// See: issue 55, item 16.
+    #[test]
+    fn best_never_goes_down_on_undo() {
+        let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+        s.handle_key(&key(KeyCode::Left));
+        assert_eq!(s.best(), 4);
+        s.handle_key(&key(KeyCode::Char('u')));
+        assert_eq!((s.game().score(), s.best()), (0, 4));
+        s.set_best(2);
+        assert_eq!(s.best(), 4, "a lower stored best changes nothing");
     }
 
     #[test]
@@ -590,7 +785,10 @@ mod tests {
         s.handle_key(&key(KeyCode::Left));
         s.handle_key(&key(KeyCode::Char('n')));
         assert_eq!(s.game().moves(), 1, "one n keeps the game");
-        assert!(s.message().starts_with("n again leaves this game (score 4)"), "{}", s.message());
+        assert_eq!(
+            s.message(),
+            "n again leaves this game for a new one (this game: score 4); any other key goes on"
+        );
         s.handle_key(&key(KeyCode::Char('x')));
         s.handle_key(&key(KeyCode::Char('n')));
         assert_eq!(s.game().moves(), 1, "another key in between cancels");
@@ -633,23 +831,38 @@ mod tests {
     fn wrapping() {
         assert_eq!(wrap("ab cd ef", 5), ["ab cd", "ef"]);
         assert_eq!(wrap("abcdefg h", 3), ["abcdefg", "h"]);
-        assert!(help_screen(72).iter().all(|l| l.chars().count() <= 72));
+        assert!(help_screen(80, 50).iter().all(|l| l.chars().count() <= 72));
     }
 
     /// See: issue 18, item 6.
     #[test]
     fn small_terminals_get_a_screen_that_fits() {
         let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
-        for size in [(80, 24), (40, 20), (30, 10)] {
+        for size in [(80, 24), (40, 20), (40, 12), (30, 10)] {
             let lines = screen(&s, false, size);
             assert!(lines.len() <= size.1, "{size:?}: {lines:?}");
             assert!(lines.iter().all(|l| l.chars().count() <= size.0), "{size:?}: {lines:?}");
             assert!(lines.iter().any(|l| l.starts_with("score 0")), "{size:?}: {lines:?}");
+            // The way out and the help stay on the key line. See: issue 55,
+            // item 16.
+            let keys = lines.last().unwrap();
+            assert!(keys.ends_with("? help · q quit"), "{size:?}: {keys}");
         }
         s.handle_key(&key(KeyCode::Char('?')));
-        let help = screen(&s, false, (30, 10));
-        assert_eq!(help.len(), 10);
-        assert_eq!(help[9], "Any key returns to the game.");
+        // At 40x12 and 30x10 every key and the way back fit. See: issue 55,
+        // item 16.
+        for (cols, rows) in [(40, 12), (30, 10)] {
+            let help = screen(&s, false, (cols, rows));
+            let fits = help.iter().all(|l| l.chars().count() <= cols);
+            assert!(help.len() <= rows && fits, "{help:#?}");
+            for k in PLAY_KEYS.split(" · ") {
+                assert!(help.iter().any(|l| l.contains(k)), "{k}: {help:#?}");
+            }
+            assert_eq!(help.last().unwrap(), "Any key returns to the game.");
+        }
+        let tiny = screen(&s, false, (30, 6));
+        assert_eq!(tiny.len(), 6);
+        assert_eq!(tiny[5], "Any key returns to the game.");
     }
 
     #[test]

@@ -324,6 +324,34 @@ pub(crate) fn eval_text(value: f64) -> String {
     out
 }
 
+/// How much worse than the best move a move is, for people: `12% worse`,
+/// `0.4% worse`, `<0.1% worse`, and `as good` for a tie (see
+/// [`engine::Values::shortfall`]).
+pub(crate) fn shortfall_text(share: f64) -> String {
+    let pct = share * 100.0;
+    match pct {
+        p if p.is_nan() => "-".to_owned(),
+        p if p <= 0.0 => "as good".to_owned(),
+        p if p < 0.1 => "<0.1% worse".to_owned(),
+        p if p < 10.0 => format!("{p:.1}% worse"),
+        p => format!("{p:.0}% worse"),
+    }
+}
+
+/// Odds (0 to 1) as a percentage: `87.3%`, `100%`, `0%`, with `<0.1%` and
+/// `>99.9%` for odds that would round to a certainty they are not.
+pub(crate) fn odds_text(odds: f64) -> String {
+    let pct = odds * 100.0;
+    match pct {
+        p if p.is_nan() => "-".to_owned(),
+        p if p >= 100.0 => "100%".to_owned(),
+        p if p <= 0.0 => "0%".to_owned(),
+        p if p > 99.9 => ">99.9%".to_owned(),
+        p if p < 0.1 => "<0.1%".to_owned(),
+        p => format!("{p:.1}%"),
+    }
+}
+
 /// Milliseconds on a screen: one decimal below 10 ms, none above.
 pub(crate) fn millis_text(ms: f64) -> String {
     if ms < 10.0 { format!("{ms:.1} ms") } else { format!("{ms:.0} ms") }
@@ -394,6 +422,14 @@ mod tests {
         assert_eq!(eval_text(-0.2), "0");
         assert_eq!(eval_text(f64::NAN), "-");
         assert_eq!(millis_text(3.25), "3.2 ms");
+        assert_eq!(shortfall_text(0.0), "as good");
+        assert_eq!(shortfall_text(0.0004), "<0.1% worse");
+        assert_eq!(shortfall_text(0.0234), "2.3% worse");
+        assert_eq!(shortfall_text(0.456), "46% worse");
+        assert_eq!(odds_text(0.8734), "87.3%");
+        assert_eq!(odds_text(1.0), "100%");
+        assert_eq!(odds_text(0.99995), ">99.9%");
+        assert_eq!(odds_text(0.0), "0%");
         assert_eq!(millis_text(110.24), "110 ms");
     }
 

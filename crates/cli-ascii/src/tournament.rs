@@ -1,7 +1,7 @@
 //! `tournament`: many seeded games, a summary table and per-game records.
 
 use std::collections::{BTreeMap, HashSet};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use game_core::{Game, GameBoard, Rules};
 use records::Record;
+use records::log::{Existing, Log, OpenError};
 use records::summary::{MILESTONES, Summary};
 use solver_expectimax::{
     Choice, GameRecord, Player, SearchThreads, TournamentSpec, run_tournament_except,
@@ -50,12 +51,15 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let (csv, earlier) = match &args.csv {
         Some(path) => {
             let settings = settings_line(&args.search, &rules, args.max_moves);
-            let (file, earlier) = CsvLog::open(path, args.resume, &settings)?;
+            let (file, earlier) = CsvLog::open(path, args.resume, args.force, &settings)?;
             (Some(file), earlier)
         }
         None => (None, Vec::new()),
     };
-    let json = args.json.as_deref().map(OutputFile::create).transpose()?;
+    // With --resume the JSON file is written again, with every game of the
+    // seeds asked for (the CSV keeps them).
+    let overwrite = args.force || args.resume;
+    let json = args.json.as_deref().map(|p| OutputFile::create(p, overwrite)).transpose()?;
     let done: HashSet<u64> = earlier.iter().map(|r| r.seed).collect();
     let to_play = (0..args.games)
         .filter(|&i| !done.contains(&args.seed_start.wrapping_add(i)))
@@ -98,14 +102,13 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     });
     progress.finish();
     let wall = started.elapsed();
-    let records = sorted(&finished);
+    let (records, others) = counted(&finished, args);
     let mut out = BufWriter::new(io::stdout().lock());
     // Every output is attempted whatever befell the others, so that a full
     // disk under one file loses neither the other file nor the summary.
     let (csv_written, json_written) = outputs.finish(&records);
-    let summary_written = out
-        .write_all(summary_table(&records, args, at_once, wall).as_bytes())
-        .and_then(|()| out.flush());
+    let table = summary_table(&records, others, args, at_once, wall, false);
+    let summary_written = out.write_all(table.as_bytes()).and_then(|()| out.flush());
     csv_written?;
     json_written?;
     Ok(summary_written?)
@@ -117,11 +120,17 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The finished games, by seed.
-fn sorted(finished: &Mutex<Vec<Record>>) -> Vec<Record> {
-    let mut records = lock(finished).clone();
-    records.sort_by_key(|r| r.seed);
-    records
+/// The finished games of the seeds asked for, in their order, and how many
+/// others a resumed file holds: a summary counts the seeds asked for only.
+fn counted(finished: &Mutex<Vec<Record>>, args: &TournamentArgs) -> (Vec<Record>, usize) {
+    let all = lock(finished).clone();
+    let total = all.len();
+    // The seeds' order, from the first: the range may wrap past u64::MAX.
+    let offset = |r: &Record| r.seed.wrapping_sub(args.seed_start);
+    let mut records: Vec<Record> = all.into_iter().filter(|r| offset(r) < args.games).collect();
+    records.sort_by_key(offset);
+    let others = total - records.len();
+    (records, others)
 }
 
 /// The records files: the CSV, a line as each game ends, and the JSON,
@@ -158,13 +167,14 @@ fn interrupted(
     tty: bool,
 ) {
     let _csv = outputs.csv.as_ref().map(|csv| lock(&csv.out));
-    let records = sorted(finished);
+    let (records, others) = counted(finished, args);
     let json_written = outputs.write_json(&records);
     let mut err = io::stderr().lock();
     if tty {
         let _ = write!(err, "\r\x1b[2K");
     }
-    let _ = io::stdout().lock().write_all(summary_table(&records, args, at_once, wall).as_bytes());
+    let table = summary_table(&records, others, args, at_once, wall, true);
+    let _ = io::stdout().lock().write_all(table.as_bytes());
     let kept = match &args.csv {
         Some(path) => {
             format!("they are in {}: the same command with --resume plays the rest", path.display())
@@ -202,82 +212,54 @@ pub(crate) fn settings_line(player: &SearchArgs, rules: &Rules, max_moves: Optio
 /// A failed write is kept and reported at the end; the games go on.
 #[derive(Debug)]
 pub(crate) struct CsvLog {
-    path: PathBuf,
-    out: Mutex<(BufWriter<File>, io::Result<()>)>,
+    out: Mutex<(Log, io::Result<()>)>,
 }
 
 impl CsvLog {
-    /// Opens `path`: a new file with the line naming `settings` and the
-    /// header, or with `resume` an existing one whose records are returned
-    /// (a missing one is new), when its games were played with `settings`.
+    /// Opens `path` for games played with `settings`: a new file (one that
+    /// holds games is refused unless `force`), or with `resume` an existing
+    /// one whose records are returned (a missing one is new), when its
+    /// games were played with the same settings (records::log's rules). A
+    /// last line cut short is dropped with a warning.
     pub(crate) fn open(
         path: &Path,
         resume: bool,
+        force: bool,
         settings: &str,
     ) -> anyhow::Result<(CsvLog, Vec<Record>)> {
-        let context = || format!("cannot write {}", path.display());
-        let existing = if resume && path.exists() {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            Some(text)
-        } else {
-            None
+        let existing = match (resume, force) {
+            (true, _) => Existing::Resume,
+            (false, true) => Existing::Overwrite,
+            (false, false) => Existing::Refuse,
         };
-        let earlier = match &existing {
-            Some(text) => records::read_csv(text)
-                .with_context(|| format!("cannot resume {}", path.display()))?,
-            None => Vec::new(),
-        };
-        // Games of other settings must not be counted as this run's.
-        if let Some(text) = existing.as_deref().filter(|t| !t.trim().is_empty()) {
-            match records::made_by(text) {
-                Some(theirs) if theirs == settings => {}
-                Some(theirs) => anyhow::bail!(
-                    "cannot resume {}: its games were played with `{theirs}`, not `{settings}`; \
-                     give the same options, or write to another file",
-                    path.display()
+        let opened =
+            Log::open(path, existing, settings, engine::same_settings).map_err(|e| match e {
+                OpenError::Exists { .. } => anyhow::anyhow!(
+                    "{e}: --resume keeps its games and plays only the seeds it lacks, --force \
+                     writes over it"
                 ),
-                None => anyhow::bail!(
-                    "cannot resume {}: it does not say which settings played its games (no \
-                     `{}` line before its header); write to another file",
-                    path.display(),
-                    records::MADE_BY.trim_end()
-                ),
-            }
+                e => e.into(),
+            })?;
+        if let Some(dropped) = &opened.dropped {
+            // Best effort, like any warning: a failing stderr must not stop the run.
+            let _ = writeln!(io::stderr().lock(), "warning: {}: {dropped}", path.display());
         }
-        // An empty file (a run stopped before its header was written) starts
-        // afresh, header included.
-        let fresh = existing.is_none_or(|text| text.trim().is_empty());
-        let file = OpenOptions::new()
-            .create(true)
-            .write(true)
-            .append(!fresh)
-            .truncate(fresh)
-            .open(path)
-            .with_context(context)?;
-        let mut out = BufWriter::new(file);
-        if fresh {
-            records::write_made_by(&mut out, settings)
-                .and_then(|()| records::write_csv_header(&mut out))
-                .and_then(|()| out.flush())
-                .with_context(context)?;
-        }
-        Ok((CsvLog { path: path.to_owned(), out: Mutex::new((out, Ok(()))) }, earlier))
+        Ok((CsvLog { out: Mutex::new((opened.log, Ok(()))) }, opened.earlier))
     }
 
     pub(crate) fn append(&self, record: &GameRecord) {
         let mut guard = lock(&self.out);
         let (out, status) = &mut *guard;
         if status.is_ok() {
-            *status = record_of(record).write_csv_line(out).and_then(|()| out.flush());
+            *status = out.append(&record_of(record));
         }
     }
 
     pub(crate) fn finish(&self) -> anyhow::Result<()> {
         let mut guard = lock(&self.out);
         let (out, status) = &mut *guard;
-        let flushed = std::mem::replace(status, Ok(())).and_then(|()| out.flush());
-        flushed.with_context(|| format!("cannot write {}", self.path.display()))
+        let written = std::mem::replace(status, Ok(()));
+        written.with_context(|| format!("cannot write {}", out.path().display()))
     }
 }
 
@@ -289,7 +271,19 @@ struct OutputFile {
 }
 
 impl OutputFile {
-    fn create(path: &Path) -> anyhow::Result<OutputFile> {
+    /// Creates `path`; unless `overwrite`, a file that holds games (or is
+    /// no records file) is refused, since writing it would lose them.
+    fn create(path: &Path, overwrite: bool) -> anyhow::Result<OutputFile> {
+        if !overwrite
+            && std::fs::metadata(path).is_ok_and(|m| m.is_file())
+            && let Ok(text) = std::fs::read_to_string(path)
+        {
+            let games = records::read_json(&text).ok().map(|r| r.len());
+            if !text.trim().is_empty() && games != Some(0) {
+                let path = path.to_owned();
+                anyhow::bail!("{}: --force writes over it", OpenError::Exists { path, games });
+            }
+        }
         let file =
             File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
         Ok(OutputFile { path: path.to_owned(), out: BufWriter::new(file) })
@@ -319,18 +313,22 @@ pub(crate) fn record_of(game: &GameRecord) -> Record {
     }
 }
 
+/// The summary of `records`, the games of the seeds asked for (`others`
+/// more in a resumed file are not counted); `interrupted` before every
+/// seed was played.
 fn summary_table(
     records: &[Record],
+    others: usize,
     args: &TournamentArgs,
     parallel: usize,
     wall: Duration,
+    interrupted: bool,
 ) -> String {
     let s = Summary::of(records);
     let who = setup::who_plays(&args.search, args.rules.size);
-    let last_seed = args.seed_start.wrapping_add(args.games.saturating_sub(1));
     let mut rows: Vec<(String, String)> = vec![
         ("player".into(), who),
-        ("games".into(), format!("{} (seeds {} to {last_seed})", s.games, args.seed_start)),
+        ("games".into(), games_row(records, others, args, interrupted)),
     ];
     for tile in MILESTONES {
         let rate = s.reach_rate(tile) * 100.0;
@@ -353,6 +351,55 @@ fn summary_table(
     ));
     let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     rows.iter().map(|(k, v)| format!("{k:<width$}  {v}\n")).collect()
+}
+
+/// The summary's count of games: how many, of which seeds, and the games
+/// of a resumed file that it leaves out. An interrupted run names the seeds
+/// that finished, not the seeds asked for.
+fn games_row(
+    records: &[Record],
+    others: usize,
+    args: &TournamentArgs,
+    interrupted: bool,
+) -> String {
+    let last_seed = args.seed_start.wrapping_add(args.games.saturating_sub(1));
+    let mut row = if interrupted {
+        let seeds: Vec<u64> = records.iter().map(|r| r.seed).collect();
+        match stretches(&seeds).as_str() {
+            "" => format!("0 of {}", args.games),
+            played => format!("{} of {} (seeds {played})", records.len(), args.games),
+        }
+    } else {
+        format!("{} (seeds {} to {last_seed})", records.len(), args.seed_start)
+    };
+    if others > 0 {
+        let file = args.csv.as_deref().map_or_else(String::new, |p| format!(" {}", p.display()));
+        let (n, are) = if others == 1 { ("game", "is") } else { ("games", "are") };
+        row.push_str(&format!("; {others} more {n} of other seeds in{file} {are} not counted"));
+    }
+    row
+}
+
+/// Seeds, in order, as their runs of consecutive seeds: `1 to 3, 5, 7 to
+/// 9`, the first four runs and `…` for more.
+fn stretches(seeds: &[u64]) -> String {
+    let mut runs: Vec<(u64, u64)> = Vec::new();
+    for &seed in seeds {
+        match runs.last_mut() {
+            Some((_, end)) if end.wrapping_add(1) == seed => *end = seed,
+            _ => runs.push((seed, seed)),
+        }
+    }
+    const SHOWN: usize = 4;
+    let mut parts: Vec<String> = runs
+        .iter()
+        .take(SHOWN)
+        .map(|&(a, b)| if a == b { a.to_string() } else { format!("{a} to {b}") })
+        .collect();
+    if runs.len() > SHOWN {
+        parts.push("…".to_owned());
+    }
+    parts.join(", ")
 }
 
 /// The games' median times per move (their median, and their range) and
@@ -573,6 +620,17 @@ mod tests {
         first.running.insert(2, (100, 64));
         let line = progress_line(4, Some(400), Duration::from_secs(10), &first);
         assert!(line.contains("0/4 games · ETA 1m10s"), "{line}");
+    }
+
+    /// An interrupted run names the seeds that finished. See: issue 55,
+    /// item 4.
+    #[test]
+    fn seeds_as_stretches() {
+        assert_eq!(stretches(&[]), "");
+        assert_eq!(stretches(&[4]), "4");
+        assert_eq!(stretches(&[1, 2, 3, 5, 7, 8]), "1 to 3, 5, 7 to 8");
+        assert_eq!(stretches(&[1, 3, 5, 7, 9, 10]), "1, 3, 5, 7, …");
+        assert_eq!(stretches(&[u64::MAX, 0, 1]), "18446744073709551615 to 1");
     }
 
     #[test]

@@ -204,8 +204,12 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
                         usize::MAX
                     };
                     let line = progress_line(&p, rate, cols);
-                    if tty {
+                    if tty && !finished {
                         write!(err, "\r\x1b[2K{line}")?;
+                    } else if tty {
+                        // The whole run's line stays: the last checkpoint's
+                        // note, which clears the line it starts on, goes below.
+                        writeln!(err, "\r\x1b[2K{line}")?;
                     } else {
                         writeln!(err, "{line}")?;
                     }
@@ -301,6 +305,14 @@ fn progress_line(p: &Progress, moves_per_second: f64, cols: usize) -> String {
             p.mean_score,
             reach(2)
         ),
+        // The rate and the mean score stay in 80 columns: the last line,
+        // which stays on the screen, gives the whole run's.
+        format!(
+            "{} ep · {rate:.2} M moves/s · mean {:.0} · {} · {time}",
+            p.episodes,
+            p.mean_score,
+            reach(3)
+        ),
         format!("{} ep · mean {:.0} · {} · {time}", p.episodes, p.mean_score, reach(3)),
         format!("{} ep · 16384 {:.1}% · {time}", p.episodes, 100.0 * p.reach[3]),
     ];
@@ -367,6 +379,12 @@ mod tests {
             }
         }
         assert!(progress_line(&p, 1.49e6, 100).contains("M moves/s"));
+        // An 80-column terminal keeps the rate and the mean score. See:
+        // issue 55, item 15.
+        assert_eq!(
+            progress_line(&p, 1.49e6, 79),
+            "1234567 ep · 1.49 M moves/s · mean 174505 · 16384 41.2% 32768 3.1% · 1:02:05"
+        );
     }
 
     #[test]

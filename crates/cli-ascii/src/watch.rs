@@ -222,16 +222,27 @@ fn watch_live<B: GameBoard>(
     drop(guard);
     // On the normal screen, so the result stays after the program ends.
     let mut out = io::stdout().lock();
-    writeln!(
-        out,
-        "seed {}: score {}, max tile {}, {} ({})",
+    let summary = game_summary(watch, &game, layout::terminal_size().0);
+    out.write_all(summary.as_bytes())?;
+    Ok(quit.unwrap_or(ExitCode::SUCCESS))
+}
+
+/// The game's result and who played it, on one line when it fits in
+/// `cols`, else on two: a long seed, score and player name pass 80
+/// columns, and a wrapped line splits a number.
+fn game_summary<B: GameBoard>(watch: &Watch, game: &Game<B>, cols: usize) -> String {
+    let result = format!(
+        "seed {}: score {}, max tile {}, {}",
         watch.seed,
         game.score(),
         game.board().max_tile(),
         crate::render::counted(game.moves(), "move"),
-        watch.who
-    )?;
-    Ok(quit.unwrap_or(ExitCode::SUCCESS))
+    );
+    let line = format!("{result} ({})\n", watch.who);
+    if line.chars().count() <= cols + 1 {
+        return line;
+    }
+    format!("{result}\nplayed by {}\n", watch.who)
 }
 
 /// The next watch key within `timeout` (`None` waits for ever); `None` when
@@ -286,7 +297,8 @@ fn frame<B: GameBoard>(
         format!("score {}", game.score()),
         format!("max tile {}", game.board().max_tile()),
         format!("moves {}", game.moves()),
-        format!("{rate:.1} moves/s"),
+        // The game's pace, told apart from the search's speed below.
+        format!("played {rate:.1} moves/s"),
     ];
     let search: Vec<String> = match last {
         None => vec!["the AI has not moved yet".to_owned()],
@@ -299,7 +311,7 @@ fn frame<B: GameBoard>(
             format!("depth {}", d.depth),
             format!("{} nodes", short_count(d.stats.nodes as f64)),
             render::millis_text(d.elapsed.as_secs_f64() * 1e3),
-            format!("{} moves/s", short_count(d.moves_per_second())),
+            format!("searched {} moves/s", short_count(d.moves_per_second())),
         ],
     };
     let footer: Vec<String> = footer.split(" · ").map(str::to_owned).collect();
@@ -332,6 +344,37 @@ mod tests {
         assert_eq!(watch_key(&key(KeyCode::Char('c'))), None);
         assert_eq!(new_delay(Duration::from_millis(40), WatchKey::Faster).as_millis(), 20);
         assert_eq!(new_delay(Duration::ZERO, WatchKey::Slower).as_millis(), 10);
+    }
+
+    /// See: issue 55, item 16.
+    #[test]
+    fn the_summary_fits_the_terminal() {
+        let rules = Rules::default();
+        let watch = Watch {
+            rules,
+            seed: 987_654_321,
+            seed_from_clock: true,
+            max_moves: None,
+            delay: None,
+            color: false,
+            who: "expectimax, preset ntuple-deep".to_owned(),
+        };
+        let board: game_core::Board =
+            "32768 16384 8192 4096/2 4 8 16/0 0 0 0/0 0 0 2".parse().unwrap();
+        let game = Game::from_board(board, rules, 1).unwrap();
+        let summary = game_summary(&watch, &game, 80);
+        assert!(summary.lines().all(|l| l.chars().count() <= 80), "{summary}");
+        assert_eq!(
+            summary,
+            "seed 987654321: score 0, max tile 32768, 0 moves\n\
+             played by expectimax, preset ntuple-deep\n"
+        );
+        assert_eq!(summary.lines().count(), 2);
+        let short = Watch { seed: 3, ..watch };
+        assert_eq!(
+            game_summary(&short, &game, 80),
+            "seed 3: score 0, max tile 32768, 0 moves (expectimax, preset ntuple-deep)\n"
+        );
     }
 
     #[test]

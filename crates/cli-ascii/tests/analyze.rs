@@ -28,6 +28,8 @@ fn json_shape_with_the_tutorial_preset() {
         mask_micros(out.trim_end()),
         "{\"board\":\"2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2\",\
          \"values\":{\"up\":180317,\"down\":178057,\"left\":197728,\"right\":197728},\
+         \"shortfall\":{\"up\":0.08805530830231428,\"down\":0.09948515131898365,\"left\":0,\
+         \"right\":0},\
          \"best\":\"left\",\"depth\":1,\"nodes\":4,\"micros\":<n>,\"endgame\":null}"
     );
 }
@@ -49,6 +51,7 @@ fn json_illegal_directions_are_null_and_game_over_has_no_best() {
     assert_eq!(
         lines[1],
         "{\"board\":\"2 4/4 2\",\"values\":{\"up\":null,\"down\":null,\"left\":null,\"right\":null},\
+         \"shortfall\":{\"up\":null,\"down\":null,\"left\":null,\"right\":null},\
          \"best\":null,\"depth\":0,\"nodes\":0,\"micros\":0,\"endgame\":null}"
     );
 }
@@ -146,6 +149,9 @@ fn an_endgame_table_decides_a_chain_and_says_so() {
         text.contains("endgame table: the chain of 9 ending in 64; values are the odds"),
         "{text}"
     );
+    // Beside each value, the odds as a percentage. See: issue 55, item 17.
+    let odds = text.lines().filter(|l| l.ends_with("% odds") || l.ends_with("<- best")).count();
+    assert!(odds >= 2, "{text}");
     // Without a chain the search decides.
     let out = stdout_of(
         &[&["analyze", "--endgame"][..], &small, &["--json", "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2"]]
@@ -153,4 +159,18 @@ fn an_endgame_table_decides_a_chain_and_says_so() {
     );
     assert!(out.ends_with(",\"endgame\":null}\n"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A late board's raw values are huge and below 0; beside them, how much
+/// worse than the best each direction is. See: issue 55, item 17.
+#[test]
+fn text_rates_each_direction_beside_its_raw_value() {
+    let board = "2 4 8 16/4 8 16 32/8 16 32 64/0 2 4 128";
+    let text = stdout_of(&["analyze", "--preset", "fast", "--depth", "1", board]);
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with(['u', 'd', 'l', 'r'])).collect();
+    assert_eq!(rows.len(), 4, "{text}");
+    for row in rows {
+        let rating = ["<- best", "% worse", "as good"];
+        assert!(row.ends_with("illegal") || rating.iter().any(|r| row.ends_with(r)), "{row}");
+    }
 }

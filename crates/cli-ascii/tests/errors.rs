@@ -187,6 +187,27 @@ fn bad_values_and_flags() {
     error_of(&["tournament", "--games", "many"], None, 2, "--games");
 }
 
+/// An option of another command is named as such (clap's tip named
+/// whatever option looked alike: `--games` got `--tables`), and a command
+/// that needs a subcommand says which (clap printed the command's own
+/// description as the error). See: issue 55, item 16.
+#[test]
+fn an_option_of_another_command_and_a_missing_subcommand_are_named() {
+    let err = error_of(&["--games", "0"], None, 2, "unexpected argument '--games'");
+    assert_eq!(
+        err,
+        "error: unexpected argument '--games' found: tournament, tune, agreement and compare \
+         take it, not watch (the default command)\n"
+    );
+    let err = error_of(&["play", "--csv=x.csv"], None, 2, "'--csv'");
+    assert_eq!(err, "error: unexpected argument '--csv' found: tournament takes it, not play\n");
+    let err = error_of(&["tables"], None, 2, "needs a subcommand");
+    assert_eq!(err, "error: `tables` needs a subcommand: build (see `cli-ascii tables --help`)\n");
+    // A slip of the pen still gets clap's tip.
+    let err = error_of(&["tournament", "--gamez", "3"], None, 2, "'--gamez'");
+    assert!(err.contains("(a similar argument exists: '--games')"), "{err}");
+}
+
 #[test]
 fn a_misspelt_subcommand_gets_the_likely_one() {
     let err = error_of(&["tournment"], None, 2, "unrecognized subcommand 'tournment'");

@@ -18,6 +18,8 @@ mod experiments;
 mod golden;
 mod learned;
 mod pipes;
+mod records;
+mod screens;
 mod tournament;
 mod train;
 mod watch;

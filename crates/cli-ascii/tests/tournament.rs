@@ -61,8 +61,9 @@ fn csv_and_json_records() {
     assert_eq!(from_json, from_csv);
     assert!(json_text.starts_with("[\n  {\n    \"seed\": 5,\n    \"score\": "), "{json_text}");
 
-    // The same seeds give the same games (the times aside).
-    stdout_of(&args);
+    // The same seeds give the same games (the times aside); --force writes
+    // over the files of the first run.
+    stdout_of(&[&args[..], &["--force"]].concat());
     let again = std::fs::read_to_string(&csv).unwrap();
     // The first four fields, in seed order: the times differ run to run.
     let strip = |text: &str| -> Vec<String> {
@@ -255,8 +256,10 @@ fn an_interrupted_tournament_summarises_what_finished() {
         assert_eq!(out.status.code(), Some(130), "{signal}: {stderr}");
         let kept = records::read_csv(&std::fs::read_to_string(&csv).unwrap()).unwrap();
         assert!(kept.len() >= 2);
+        // The seeds that finished, one game at a time: 1 to N.
+        let n = kept.len();
         assert!(
-            stdout.contains(&format!("games           {} (seeds 1 to 1000)", kept.len())),
+            stdout.contains(&format!("games           {n} of 1000 (seeds 1 to {n})\n")),
             "{stdout}"
         );
         assert!(stdout.contains("score median"), "{stdout}");
@@ -268,6 +271,7 @@ fn an_interrupted_tournament_summarises_what_finished() {
         let in_json = records::read_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
         assert_eq!(in_json, kept, "the JSON holds the same games");
         std::fs::remove_file(&csv).unwrap();
+        std::fs::remove_file(&json).unwrap();
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

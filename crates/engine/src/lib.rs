@@ -42,6 +42,6 @@ pub use seed::clock_seed;
 pub use session::{NothingToUndo, Played, Session, WIN_TILE};
 pub use spec::{
     DEFAULT_PRESET, Overrides, Reason, Setting, SolverSpec, SpecError, Spelling, default_preset,
-    formations_for, rules_line, tables_dir,
+    formations_for, rules_line, same_settings, tables_dir,
 };
 pub use values::Values;

@@ -451,6 +451,48 @@ pub fn rules_line(rules: &Rules, max_moves: Option<u64>) -> String {
     line
 }
 
+/// Whether two settings lines ([`SolverSpec::settings_line`] and
+/// [`rules_line`], as a records file keeps them) name the same games: the
+/// same words, but for a preset's old name (`default` is `heuristic`, as
+/// [`Preset::ALIASES`] reads it) and a network's path. The network is the
+/// one its checksum names wherever it lies (another virtual environment,
+/// another machine): the path only says where the run found it.
+///
+/// ```
+/// let ours = "--preset heuristic --size 4 --four-probability 0.1";
+/// assert!(engine::same_settings("--preset default --size 4 --four-probability 0.1", ours));
+/// let here = "--preset ntuple --weights /a/4x6.n2048 (checksum 00000000000000ff) --size 4";
+/// let there = "--preset ntuple --weights /b c/4x6.n2048 (checksum 00000000000000ff) --size 4";
+/// assert!(engine::same_settings(here, there));
+/// assert!(!engine::same_settings(here, &there.replace("ff)", "fe)")));
+/// ```
+pub fn same_settings(a: &str, b: &str) -> bool {
+    settings_words(a) == settings_words(b)
+}
+
+/// A settings line's words, the network's path left out and a preset by
+/// its name.
+fn settings_words(line: &str) -> Vec<String> {
+    const WEIGHTS: &str = "--weights ";
+    const CHECKSUM: &str = " (checksum ";
+    let mut line = line.to_owned();
+    // The path may hold spaces: all from the option to its checksum goes.
+    if let Some(at) = line.find(WEIGHTS)
+        && let Some(end) = line[at..].find(CHECKSUM)
+    {
+        line.replace_range(at + WEIGHTS.len()..at + end + 1, "");
+    }
+    let mut words: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+    for i in 1..words.len() {
+        if words[i - 1] == "--preset"
+            && let Ok(preset) = words[i].parse::<Preset>()
+        {
+            words[i] = preset.name().to_owned();
+        }
+    }
+    words
+}
+
 /// The learned network's board size: 4x4 only.
 fn learned_size(size: usize) -> Result<(), SpecError> {
     if size == 4 { Ok(()) } else { Err(SpecError::LearnedSize(size)) }
@@ -671,5 +713,39 @@ mod tests {
             .settings_line(None);
         assert!(line.ends_with(" (checksum 0000000000000000)"), "{line}");
         std::fs::remove_file(&junk).expect("removed");
+    }
+
+    /// The same network at another path, or a preset by its old name, is
+    /// the same settings; another checksum, option or rule is not. See:
+    /// issue 55, item 3.
+    #[test]
+    fn settings_are_the_same_up_to_the_networks_path_and_a_presets_old_name() {
+        let shipped = crate::weights_path(None);
+        let copy = std::env::temp_dir().join(format!("engine copy {}.n2048", std::process::id()));
+        std::fs::copy(&shipped, &copy).expect("copied");
+        let line = |path: &std::path::Path| {
+            SolverSpec::new(Preset::Ntuple).with_weights(Some(path.to_owned())).settings_line(None)
+                + &rules_line(&Rules::default(), None)
+        };
+        let (here, there) = (line(&shipped), line(&copy));
+        assert_ne!(here, there);
+        assert!(same_settings(&here, &there), "{here}\n{there}");
+        std::fs::write(&copy, b"not a network").expect("written");
+        assert!(!same_settings(&here, &line(&copy)), "another network");
+        std::fs::remove_file(&copy).expect("removed");
+        let old = "--preset default --depth 2 --size 4 --four-probability 0.1";
+        for new in ["--preset heuristic --depth 2", "--preset HEURISTIC --depth 2"] {
+            assert!(same_settings(old, &format!("{new} --size 4 --four-probability 0.1")));
+        }
+        assert!(same_settings("--preset max --size 4", "--preset heuristic-max --size 4"));
+        let unlike = [
+            "--preset heuristic --depth 3 --size 4 --four-probability 0.1",
+            "--preset heuristic --depth 2 --size 5 --four-probability 0.1",
+            "--preset fast --depth 2 --size 4 --four-probability 0.1",
+            "--preset heuristic --depth 2 --size 4 --four-probability 0.1 --max-moves 9",
+        ];
+        for other in unlike {
+            assert!(!same_settings(old, other), "{other}");
+        }
     }
 }

@@ -52,53 +52,63 @@ impl Values {
         }
     }
 
-    /// How much worse each direction is than the best one, as a share of
-    /// the best value's size: 0 for the best (and any tied with it), 0.05
-    /// for a direction worth 5% less, at most 1; `None` where the value is
-    /// `None` (or not finite).
-    ///
-    /// Raw values do not read well: a search's values run to millions and
-    /// fall below 0 on crowded boards, where the evaluator's penalties
-    /// outweigh the rest. Measured from the best's size, a shortfall is
-    /// positive whatever the sign (from -100 to -150 is 50% worse, as from
-    /// 100 to 50). Capped at 1: a direction worth less than nothing (below
-    /// 0 under a positive best) is as bad as a rating can say, its raw value
-    /// says how much worse. A best of exactly 0 makes every other direction
-    /// 1.
+    /// How much worse than the best direction each one is, as a share: 0
+    /// for the best, else its gap to the best value over the best value's
+    /// size, or over the gap between the best and the worst direction when
+    /// that is larger (values either side of 0, or a best value of 0). The
+    /// rule of a hint people read: a search's raw values are in its
+    /// evaluator's units (millions, and below 0 on late boards), their
+    /// differences are what tells the moves apart. `None` where the value
+    /// is, and for a value that is not finite.
     ///
     /// ```
     /// use engine::Values;
     /// use game_core::Direction;
-    /// use solver_expectimax::Decision;
     ///
-    /// let decision = Decision {
-    ///     direction: Direction::Up,
-    ///     values: [Some(-200.0), Some(-300.0), None, Some(-210.0)],
-    ///     depth: 1,
-    ///     stats: Default::default(),
-    ///     elapsed: Default::default(),
-    ///     endgame: None,
-    /// };
-    /// let shortfall = Values::of(Some(&decision)).shortfall();
-    /// assert_eq!(shortfall.get(Direction::Up), Some(0.0));
-    /// assert_eq!(shortfall.get(Direction::Down), Some(0.5));
+    /// let values = Values::from([Some(900.0), Some(1000.0), None, Some(250.0)]);
+    /// let shortfall = values.shortfall();
+    /// assert_eq!(shortfall.get(Direction::Down), Some(0.0)); // the best
+    /// assert_eq!(shortfall.get(Direction::Up), Some(0.1));
+    /// assert_eq!(shortfall.get(Direction::Right), Some(0.75));
     /// assert_eq!(shortfall.get(Direction::Left), None);
-    /// assert_eq!(shortfall.get(Direction::Right), Some(0.05));
     /// ```
     pub fn shortfall(&self) -> Values {
-        let finite = |v: Option<f64>| v.filter(|v| v.is_finite());
-        let best = Direction::ALL.iter().filter_map(|&d| finite(self.get(d))).reduce(f64::max);
-        let of = |v: Option<f64>| {
-            let (v, best) = (finite(v)?, best?);
-            Some(if v >= best {
-                0.0
-            } else if best == 0.0 {
-                1.0
-            } else {
-                ((best - v) / best.abs()).min(1.0)
-            })
+        let finite =
+            || Direction::ALL.into_iter().filter_map(|d| self.get(d)).filter(|v| v.is_finite());
+        let best = finite().fold(f64::NEG_INFINITY, f64::max);
+        let worst = finite().fold(f64::INFINITY, f64::min);
+        let scale = best.abs().max(best - worst);
+        let share = |v: Option<f64>| {
+            let v = v.filter(|v| v.is_finite())?;
+            Some(if scale > 0.0 { (best - v) / scale } else { 0.0 })
         };
-        Values { up: of(self.up), down: of(self.down), left: of(self.left), right: of(self.right) }
+        Values {
+            up: share(self.up),
+            down: share(self.down),
+            left: share(self.left),
+            right: share(self.right),
+        }
+    }
+
+    /// The directions that have a value, the best first, then each one by
+    /// how much worse (ties in [`Direction::ALL`]'s order): the order a
+    /// hint lists them in.
+    pub fn ranked(&self) -> Vec<Direction> {
+        let mut dirs: Vec<Direction> =
+            Direction::ALL.into_iter().filter(|&d| self.get(d).is_some()).collect();
+        // A stable sort: equal values keep Direction::ALL's order.
+        dirs.sort_by(|&a, &b| {
+            let value = |d| self.get(d).filter(|v: &f64| !v.is_nan()).unwrap_or(f64::NEG_INFINITY);
+            value(b).total_cmp(&value(a))
+        });
+        dirs
+    }
+}
+
+impl From<[Option<f64>; 4]> for Values {
+    /// Values in [`Direction::ALL`]'s order.
+    fn from([up, down, left, right]: [Option<f64>; 4]) -> Values {
+        Values { up, down, left, right }
     }
 }
 
@@ -126,6 +136,31 @@ mod tests {
         assert!(json(Some(f64::INFINITY)).ends_with(r#""right":null}"#));
         assert!(json(Some(1e300)).ends_with(r#""right":1e+300}"#));
         assert!(json(Some(9_007_199_254_740_993.0)).ends_with(r#""right":9007199254740992.0}"#));
+    }
+
+    /// A hint's rating: the best 0, the others by their gap over the best
+    /// value's size, or over the spread when values straddle 0. See: issue
+    /// 55, item 17.
+    #[test]
+    fn shortfalls_rate_the_moves_against_the_best() {
+        let of = |v: [Option<f64>; 4]| {
+            let s = Values::from(v).shortfall();
+            Direction::ALL.map(|d| s.get(d))
+        };
+        // Late boards: every value far below 0.
+        let late = [Some(-471_190_208.0), Some(-480_000_000.0), None, Some(-942_380_416.0)];
+        let s = of(late);
+        assert_eq!((s[0], s[2], s[3]), (Some(0.0), None, Some(1.0)));
+        assert!((s[1].unwrap() - 0.018_696).abs() < 1e-6, "{s:?}");
+        // Values either side of 0 are rated over their spread.
+        assert_eq!(of([Some(5.0), Some(-15.0), None, None]), [Some(0.0), Some(1.0), None, None]);
+        assert_eq!(of([Some(0.0), Some(0.0), None, None]), [Some(0.0), Some(0.0), None, None]);
+        assert_eq!(of([Some(f64::NAN), Some(2.0), None, None]), [None, Some(0.0), None, None]);
+        assert_eq!(Values::default().shortfall(), Values::default());
+        let ranked = Values::from(late).ranked();
+        assert_eq!(ranked, [Direction::Up, Direction::Down, Direction::Right]);
+        let tie = Values::from([Some(1.0), Some(2.0), Some(2.0), Some(f64::NAN)]).ranked();
+        assert_eq!(tie, [Direction::Down, Direction::Left, Direction::Up, Direction::Right]);
     }
 
     #[test]

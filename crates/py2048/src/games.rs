@@ -10,8 +10,12 @@ use std::path::PathBuf;
 
 use engine::{Overrides, SolverSpec};
 use game_core::{Board, Grid, Rules, RulesBuilder};
+use pyo3::exceptions::{
+    PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
+};
 use pyo3::prelude::*;
 use records::Record;
+use records::log::{Existing, Log, OpenError};
 use records::paired::{Comparison, Reach, Scores, Sprt, Verdict, pairs};
 use records::summary::Summary;
 use solver_expectimax::endgame;
@@ -194,18 +198,87 @@ fn settings_line(
     Ok(spec.settings_line(tables) + &engine::rules_line(&rules, max_moves))
 }
 
-/// The records file's header line.
-#[pyfunction]
-fn csv_header() -> &'static str {
-    records::CSV_HEADER
+/// A records file open for a run, as `cli-ascii tournament --csv` opens
+/// one (`records::log`'s rules): a file that holds games is refused unless
+/// `resume` (keep its games, when it names the same settings) or `force`
+/// (write over it); a resumed file's last line cut short is dropped.
+#[pyclass(module = "py2048._native")]
+#[derive(Debug)]
+pub(crate) struct RecordsLog {
+    /// `None` once closed.
+    log: Option<Log>,
+    earlier: Vec<RecordTuple>,
+    dropped: Option<String>,
 }
 
-/// A record's line in the records file, newline included.
-#[pyfunction]
-fn csv_line(record: RecordTuple) -> String {
-    let mut out = Vec::new();
-    record_of(&record).write_csv_line(&mut out).expect("writing to memory");
-    String::from_utf8(out).expect("the line is ASCII")
+#[pymethods]
+impl RecordsLog {
+    #[new]
+    fn new(path: PathBuf, resume: bool, force: bool, settings: &str) -> PyResult<RecordsLog> {
+        let existing = match (resume, force) {
+            (true, _) => Existing::Resume,
+            (false, true) => Existing::Overwrite,
+            (false, false) => Existing::Refuse,
+        };
+        let opened =
+            Log::open(&path, existing, settings, engine::same_settings).map_err(open_error)?;
+        Ok(RecordsLog {
+            earlier: opened.earlier.iter().map(tuple_of).collect(),
+            dropped: opened.dropped.map(|d| format!("{}: {d}", path.display())),
+            log: Some(opened.log),
+        })
+    }
+
+    /// The games the file held (resumed), in file order.
+    #[getter]
+    fn earlier(&self) -> Vec<RecordTuple> {
+        self.earlier.clone()
+    }
+
+    /// The warning about a last line cut short and dropped, if there was one.
+    #[getter]
+    fn dropped(&self) -> Option<String> {
+        self.dropped.clone()
+    }
+
+    /// Appends a game's line, in one write, at once.
+    fn append(&mut self, record: RecordTuple) -> PyResult<()> {
+        let log = self.log.as_mut().ok_or_else(|| value_error("the records file is closed"))?;
+        log.append(&record_of(&record)).map_err(|e| {
+            let message = format!("cannot write {}: {e}", log.path().display());
+            io_error(e.kind(), message)
+        })
+    }
+
+    /// Closes the file.
+    fn close(&mut self) {
+        self.log = None;
+    }
+}
+
+/// Why a records file cannot be opened, as the Python exception of its
+/// kind: `FileExistsError` with how to go on, an `OSError` of the
+/// system's reason, or a `ValueError` for a file that cannot be resumed.
+fn open_error(err: OpenError) -> PyErr {
+    match &err {
+        OpenError::Exists { .. } => PyFileExistsError::new_err(format!(
+            "{err}: resume=True keeps its games and plays only the seeds it lacks, force=True \
+             writes over it"
+        )),
+        OpenError::Io { source, .. } => io_error(source.kind(), err.to_string()),
+        _ => value_error(err),
+    }
+}
+
+/// An `OSError` of the subclass Python gives `kind`, with `message`.
+fn io_error(kind: std::io::ErrorKind, message: String) -> PyErr {
+    use std::io::ErrorKind;
+    match kind {
+        ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+        ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+        ErrorKind::IsADirectory => PyIsADirectoryError::new_err(message),
+        _ => PyOSError::new_err(message),
+    }
 }
 
 /// The records of a records file's text; a `ValueError` saying which line
@@ -220,14 +293,6 @@ fn read_csv(text: &str) -> PyResult<Vec<RecordTuple>> {
 #[pyfunction]
 fn made_by(text: &str) -> Option<&str> {
     records::made_by(text)
-}
-
-/// The "made by" line naming `settings`, newline included.
-#[pyfunction]
-fn made_by_line(settings: &str) -> String {
-    let mut out = Vec::new();
-    records::write_made_by(&mut out, settings).expect("writing to memory");
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The records crate's summary of `records`, as a dict: `games`,
@@ -341,15 +406,13 @@ fn compare_report(
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GamePlayer>()?;
+    m.add_class::<RecordsLog>()?;
     m.add_function(wrap_pyfunction!(endgame_table_count, m)?)?;
     m.add_function(wrap_pyfunction!(check_endgame_rules, m)?)?;
     m.add_function(wrap_pyfunction!(weights_checksum, m)?)?;
     m.add_function(wrap_pyfunction!(settings_line, m)?)?;
-    m.add_function(wrap_pyfunction!(csv_header, m)?)?;
-    m.add_function(wrap_pyfunction!(csv_line, m)?)?;
     m.add_function(wrap_pyfunction!(read_csv, m)?)?;
     m.add_function(wrap_pyfunction!(made_by, m)?)?;
-    m.add_function(wrap_pyfunction!(made_by_line, m)?)?;
     m.add_function(wrap_pyfunction!(check_sprt, m)?)?;
     m.add_function(wrap_pyfunction!(summary, m)?)?;
     m.add_function(wrap_pyfunction!(paired, m)?)?;

@@ -403,11 +403,101 @@ def test_without_ray_the_error_says_how_to_get_it(monkeypatch):
         distributed.tournament(FAST1, games=1, progress=False)
 
 
-def test_the_records_format_is_the_clis():
-    line = _native.csv_line((3, 1000, 128, 90, 1.5, 12, None))
-    assert line == "3,1000,128,90,1.500,12,\n"
-    text = _native.made_by_line("--preset fast") + _native.csv_header() + "\n" + line
+def test_the_records_format_is_the_clis(tmp_path):
+    path = tmp_path / "games.csv"
+    log = _native.RecordsLog(str(path), False, False, "--preset fast")
+    log.append((3, 1000, 128, 90, 1.5, 12, None))
+    log.close()
+    text = path.read_text()
+    header = "seed,score,max_tile,moves,millis,median_decision_micros,p99_decision_micros"
+    assert text == f"# made by: --preset fast\n{header}\n3,1000,128,90,1.500,12,\n"
     assert _native.made_by(text) == "--preset fast"
     assert _native.read_csv(text) == [(3, 1000, 128, 90, 1.5, 12, None)]
     with pytest.raises(ValueError):
-        _native.read_csv(_native.csv_header() + "\n3,x\n")
+        _native.read_csv(header + "\n3,x\n")
+
+
+# Records files lose nothing (issue 55, items 1 to 4): a file that holds
+# games is not written over unless asked, a last line cut short does not
+# block a resume, the same network elsewhere and a preset's old name
+# resume, and the games counted are those of the seeds asked for.
+
+
+def _cli_file(csv: Path, args: list[str]) -> str:
+    """Plays ``args`` with cli-ascii into ``csv``; the file's text."""
+    subprocess.run([_cli(), "tournament", *args, "--csv", str(csv)], check=True, capture_output=True)
+    return csv.read_text()
+
+
+def test_a_file_that_holds_games_is_not_written_over(cluster, tmp_path):
+    csv = tmp_path / "games.csv"
+    tournament(FAST1, games=2, seed_start=201, csv=csv, progress=False)
+    text = csv.read_text()
+    message = r"games.csv already exists and holds 2 games: resume=True keeps its games"
+    with pytest.raises(FileExistsError, match=message):
+        tournament(FAST1, games=1, seed_start=201, csv=csv, progress=False)
+    with pytest.raises(FileExistsError, match=message):
+        compare(FAST1, FAST1, games=1, csv_a=tmp_path / "other.csv", csv_b=csv, progress=False)
+    assert csv.read_text() == text
+    with pytest.raises(ValueError, match="not both"):
+        tournament(FAST1, games=1, csv=csv, resume=True, force=True)
+    assert csv.read_text() == text
+    t = tournament(FAST1, games=1, seed_start=205, csv=csv, force=True, progress=False)
+    assert t.played == 1 and [g[0] for g in _games(csv)] == [205]
+
+
+def test_a_last_line_cut_short_is_dropped_and_its_game_played_again(cluster, tmp_path):
+    csv = tmp_path / "games.csv"
+    args = ["--preset", "fast", "--depth", "1", "--games", "3", "--seed-start", "221",
+            "--parallel", "1"]
+    text = _cli_file(csv, args)
+    whole = _games(csv)
+    cut = text[:-9]
+    csv.write_text(cut)
+    with pytest.warns(UserWarning, match=r"games.csv: line 5 \(`223,.*`\) was cut short"):
+        t = tournament(FAST1, games=3, seed_start=221, csv=csv, resume=True, progress=False)
+    assert t.played == 1
+    assert _games(csv) == whole
+    # A bad line that is not the last is refused, the file untouched.
+    lines = csv.read_text().splitlines(keepends=True)
+    bad = "".join(lines[:3] + ["221,x\n"] + lines[3:])
+    csv.write_text(bad)
+    with pytest.raises(ValueError, match="line 4: 2 fields"):
+        tournament(FAST1, games=3, seed_start=221, csv=csv, resume=True, progress=False)
+    assert csv.read_text() == bad
+
+
+def test_the_same_network_elsewhere_resumes(tmp_path):
+    _need_weights()
+    here, there = tmp_path / "here.n2048", tmp_path / "there.n2048"
+    for copy in (here, there):
+        shutil.copyfile(py2048.SHIPPED_WEIGHTS, copy)
+    csv = tmp_path / "games.csv"
+    _cli_file(csv, ["--preset", "ntuple", "--depth", "1", "--max-moves", "20", "--weights",
+                    str(here), "--games", "2"])
+    t = tournament(Player("ntuple", depth=1, weights=str(there)), games=2, max_moves=20,
+                   csv=csv, resume=True, progress=False)
+    assert t.played == 0 and [r.seed for r in t.records] == [1, 2]
+
+
+def test_a_file_of_a_presets_old_name_resumes_by_either_name(tmp_path):
+    csv = tmp_path / "games.csv"
+    text = _cli_file(csv, ["--preset", "heuristic", "--depth", "1", "--max-moves", "20",
+                           "--games", "1"])
+    assert text.startswith("# made by: --preset heuristic ")
+    csv.write_text(text.replace("--preset heuristic", "--preset default", 1))
+    for name in ("default", "heuristic"):
+        t = tournament(Player(name, depth=1), games=1, max_moves=20, csv=csv, resume=True,
+                       progress=False)
+        assert t.played == 0 and len(t.records) == 1
+
+
+def test_a_resume_counts_the_seeds_asked_for(tmp_path):
+    csv = tmp_path / "games.csv"
+    _cli_file(csv, ["--preset", "fast", "--depth", "1", "--max-moves", "20", "--games", "5",
+                    "--seed-start", "241"])
+    t = tournament(Player("fast", depth=1), games=2, seed_start=243, max_moves=20, csv=csv,
+                   resume=True, progress=False)
+    assert t.played == 0
+    assert [r.seed for r in t.records] == [243, 244]
+    assert t.stats()["games"] == 2

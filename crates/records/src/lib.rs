@@ -3,8 +3,9 @@
 //!
 //! A tournament (`cli-ascii tournament --csv FILE` or `--json FILE`) keeps
 //! one [`Record`] per finished game; `cli-ascii tournament --resume` reads
-//! the CSV back to skip the seeds it holds, and `cargo xtask results` reads
-//! the committed files under `docs/data/`. The CSV is a header line,
+//! the CSV back to skip the seeds it holds ([`log`] opens the file for a
+//! run, in both programs), and `cargo xtask results` reads the committed
+//! files under `docs/data/`. The CSV is a header line,
 //! [`CSV_HEADER`], then one line per game:
 //!
 //! ```text
@@ -36,6 +37,7 @@
 #![deny(missing_docs)]
 
 pub mod curve;
+pub mod log;
 pub mod paired;
 pub mod summary;
 
@@ -170,9 +172,9 @@ pub fn read_csv(text: &str) -> Result<Vec<Record>, ReadError> {
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())
         .skip_while(|(_, line)| line.trim_start().starts_with('#'));
-    let Some((_, header)) = lines.next() else { return Ok(Vec::new()) };
+    let Some((idx, header)) = lines.next() else { return Ok(Vec::new()) };
     if header.trim() != CSV_HEADER {
-        return Err(ReadError::Header { found: header.trim().to_owned() });
+        return Err(ReadError::Header { line: idx + 1, found: header.trim().to_owned() });
     }
     lines.map(|(idx, line)| parse_line(idx + 1, line)).collect()
 }
@@ -208,8 +210,10 @@ fn parse_line(line: usize, text: &str) -> Result<Record, ReadError> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ReadError {
-    /// The first line is not [`CSV_HEADER`].
+    /// The first line after the comments is not [`CSV_HEADER`].
     Header {
+        /// The 1-based line number.
+        line: usize,
         /// The line found instead.
         found: String,
     },
@@ -236,8 +240,8 @@ pub enum ReadError {
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReadError::Header { found } => {
-                write!(f, "line 1: the header is `{found}`, not `{CSV_HEADER}`")
+            ReadError::Header { line, found } => {
+                write!(f, "line {line}: the header is `{found}`, not `{CSV_HEADER}`")
             }
             ReadError::FieldCount { line, found } => {
                 write!(f, "line {line}: {found} fields, but the header has {COLUMNS}")
@@ -253,6 +257,18 @@ impl fmt::Display for ReadError {
                 write!(f, "line {line}: `{column}` is not {what}: `{text}`")
             }
             ReadError::Json(message) => write!(f, "not a JSON array of records: {message}"),
+        }
+    }
+}
+
+impl ReadError {
+    /// The 1-based number of the bad line (0 for the JSON form).
+    pub(crate) fn line(&self) -> usize {
+        match self {
+            ReadError::Header { line, .. }
+            | ReadError::FieldCount { line, .. }
+            | ReadError::Field { line, .. } => *line,
+            ReadError::Json(_) => 0,
         }
     }
 }

@@ -35,6 +35,7 @@ import os
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Iterator, Sequence
 import dataclasses
 from dataclasses import dataclass, field
@@ -322,46 +323,27 @@ class Comparison:
 
 
 class _RecordsFile:
-    """A records file, a line appended and flushed as each game ends
-    (``cli-ascii tournament --csv``'s rules: a new file gets the settings
-    line and the header; ``resume`` reads an existing one, which must have
-    been made with the same settings)."""
+    """A records file, a line appended at once as each game ends, opened
+    by the records crate as ``cli-ascii tournament --csv`` opens one: a file
+    that holds games is refused unless ``resume`` (keep them; the file must
+    name the same settings) or ``force`` (write over it); a resumed file's
+    last line cut short (a run killed while writing it) is dropped with a
+    warning, and its game is played again."""
 
-    def __init__(self, path: str | os.PathLike[str], resume: bool, settings: str) -> None:
-        self.path = Path(path)
-        self.earlier: list[Record] = []
-        text = ""
-        if resume and self.path.exists():
-            text = self.path.read_text(encoding="utf-8")
-        if text.strip():
-            theirs = _native.made_by(text)
-            if theirs is None:
-                raise ValueError(
-                    f"cannot resume {self.path}: it does not say which settings played its games"
-                    " (no `# made by:` line before its header); write to another file"
-                )
-            if theirs != settings:
-                raise ValueError(
-                    f"cannot resume {self.path}: its games were played with `{theirs}`, not"
-                    f" `{settings}`; give the same settings, or write to another file"
-                )
-            try:
-                self.earlier = [Record(*r) for r in _native.read_csv(text)]
-            except ValueError as e:
-                raise ValueError(f"cannot resume {self.path}: {e}") from e
-            self._out = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
-        else:
-            self._out = open(self.path, "w", encoding="utf-8")  # noqa: SIM115
-            self._out.write(_native.made_by_line(settings))
-            self._out.write(_native.csv_header() + "\n")
-            self._out.flush()
+    def __init__(
+        self, path: str | os.PathLike[str], resume: bool, force: bool, settings: str
+    ) -> None:
+        self._log = _native.RecordsLog(os.fspath(path), resume, force, settings)
+        self.earlier = [Record(*r) for r in self._log.earlier]
+        if self._log.dropped is not None:
+            # Where the user called tournament() or compare().
+            warnings.warn(self._log.dropped, stacklevel=3)
 
     def append(self, record: Record) -> None:
-        self._out.write(_native.csv_line(tuple(record)))
-        self._out.flush()
+        self._log.append(tuple(record))
 
     def close(self) -> None:
-        self._out.close()
+        self._log.close()
 
 
 def _ray() -> Any:
@@ -552,6 +534,7 @@ def tournament(
     *,
     csv: str | os.PathLike[str] | None = None,
     resume: bool = False,
+    force: bool = False,
     max_moves: int | None = None,
     address: str | None = None,
     progress: bool = True,
@@ -560,9 +543,15 @@ def tournament(
     """Plays the seeds ``seed_start`` .. ``seed_start + games - 1`` on Ray.
 
     Args:
-        csv: the records file; each game is appended as it ends.
+        csv: the records file; each game is appended as it ends. One that
+            already holds games is refused (``FileExistsError``) unless
+            ``resume`` or ``force``.
         resume: read ``csv`` first and play only the seeds it lacks (it must
-            have been made with the same settings).
+            have been made with the same settings; the network is named by
+            its checksum, wherever its file is). A last line cut short (a
+            run killed while writing it) is dropped with a warning and its
+            game played again.
+        force: write over ``csv`` even if it holds games.
         max_moves: end each game after this many moves.
         address: the Ray cluster (default: the session already initialised,
             else Ray's choice: this machine's cluster if it runs one, else a
@@ -585,7 +574,10 @@ def tournament(
     seeds = [seed_start + i for i in range(games)]
     if seeds[-1] >= 2**64:
         raise ValueError("the last seed must be below 2**64")
-    log = None if csv is None else _RecordsFile(csv, resume, player.settings_line(max_moves))
+    _check_resume(resume, force)
+    log = None
+    if csv is not None:
+        log = _RecordsFile(csv, resume, force, player.settings_line(max_moves))
     start = time.monotonic()
     try:
         done = {} if log is None else {r.seed: r for r in log.earlier}
@@ -612,6 +604,7 @@ def compare(
     csv_a: str | os.PathLike[str] | None = None,
     csv_b: str | os.PathLike[str] | None = None,
     resume: bool = False,
+    force: bool = False,
     address: str | None = None,
     progress: bool = True,
     in_flight: int | None = None,
@@ -622,7 +615,9 @@ def compare(
     "B reaches ``tile`` ``delta0`` more often than A" against ``delta1``
     (shares, so 0.05 is 5 points) that stops the run as soon as it decides,
     with error rates ``alpha`` and ``beta``. The figures count the seeds in
-    order from the first, up to where the test decided.
+    order from the first, up to where the test decided. ``csv_a`` and
+    ``csv_b`` keep each side's games, with ``resume`` and ``force`` as for
+    :func:`tournament`.
     """
     _ray()  # without Ray, fail before any file is touched
     games = whole(games, "games", minimum=1)
@@ -641,6 +636,7 @@ def compare(
         _native.check_sprt(test)
     if csv_a is not None and csv_b is not None and _same_file(csv_a, csv_b):
         raise ValueError("csv_a and csv_b name the same file: each player needs its own")
+    _check_resume(resume, force)
     resolved = [_check_player(a), _check_player(b)]
     seeds = [seed_start + i for i in range(games)]
     if seeds[-1] >= 2**64:
@@ -649,7 +645,8 @@ def compare(
     start = time.monotonic()
     try:
         for p, path in ((a, csv_a), (b, csv_b)):
-            logs.append(None if path is None else _RecordsFile(path, resume, p.settings_line(None)))
+            log = None if path is None else _RecordsFile(path, resume, force, p.settings_line(None))
+            logs.append(log)
         known = [{r.seed: r for r in log.earlier} if log else {} for log in logs]
         todo = [(side, s) for s in seeds for side in (0, 1) if s not in known[side]]
         stop = _SprtStop(seeds, known, tile, test) if test else None
@@ -675,6 +672,13 @@ def compare(
         a.options(), b.options(), seed_start, tile, [tuple(r) for r in ra], [tuple(r) for r in rb], test
     )
     return Comparison(a, b, tile, ra, rb, stats, report, played, time.monotonic() - start)
+
+
+def _check_resume(resume: bool, force: bool) -> None:
+    if resume and force:
+        raise ValueError(
+            "resume=True keeps a records file's games and force=True writes over them: not both"
+        )
 
 
 def _same_file(x: str | os.PathLike[str], y: str | os.PathLike[str]) -> bool:
