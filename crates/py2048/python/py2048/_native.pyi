@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-SHIPPED_WEIGHTS: str
 MAX_EXPONENT: int
 MAX_THREADS: int
 

@@ -48,7 +48,7 @@ import numpy as np
 
 from py2048 import _native
 from py2048.board import whole
-from py2048.solver import PRESETS, SHIPPED_WEIGHTS
+from py2048.solver import PRESETS, shipped_weights
 
 __all__ = [
     "Comparison",
@@ -168,7 +168,7 @@ class Player:
         """The weights file a learned player loads on the driver."""
         if not self.learned:
             return None
-        return SHIPPED_WEIGHTS if self.weights is None else self.weights
+        return shipped_weights() if self.weights is None else self.weights
 
     def options(self) -> str:
         """The options of ``cli-ascii`` that give this player."""
