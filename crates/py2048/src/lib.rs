@@ -56,7 +56,6 @@ pub(crate) fn value_error(err: impl std::fmt::Display) -> PyErr {
 /// The module `py2048._native`.
 #[pymodule(name = "_native")]
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("SHIPPED_WEIGHTS", ntuple::SHIPPED_WEIGHTS)?;
     m.add("MAX_EXPONENT", game_core::MAX_EXPONENT)?;
     m.add("MAX_THREADS", solver_expectimax::MAX_THREADS)?;
     m.add("MILESTONES", records::summary::MILESTONES)?;

@@ -1,8 +1,9 @@
-//! N 4x4 environments stepped in one call for `py2048.VectorEnv2048`, with
-//! gymnasium's next-step autoreset (an episode that ended on one step is
-//! reset on the next, whose action for it is ignored), or for the
-//! stable-baselines3 adapter with same-step autoreset (an episode that ends
-//! is reset at once; its last observation is returned beside).
+//! N 4x4 environments stepped in one call for `py2048.VectorEnv2048` and
+//! the stable-baselines3 adapter, under one of gymnasium's autoreset modes
+//! ([`Autoreset`]): next-step (an episode that ended on one step is reset on
+//! the next, whose action for it is ignored), same-step (an episode that
+//! ends is reset at once; its last observation and infos are returned
+//! beside) or disabled (the caller resets it).
 
 use game_core::{
     Board, Game, GameBoard, GameRng, PlayError, Rules, RulesBuilder, RulesError, SavedGame,
@@ -11,7 +12,7 @@ use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
     PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArrayDyn, PyUntypedArrayMethods,
 };
-use pyo3::exceptions::{PyMemoryError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -19,9 +20,37 @@ use rayon::prelude::*;
 
 use crate::encode::{Encoding, Illegal, mask, packed_cells};
 
+use crate::{GYM_DIRECTIONS, value_error};
+
 /// The fewest environments worth a thread of their own in `step_into`.
 const PARALLEL_MIN: usize = 512;
-use crate::{GYM_DIRECTIONS, value_error};
+
+/// When an ended episode starts again: gymnasium's `AutoresetMode`, by its
+/// values' names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Autoreset {
+    /// On the next step, whose action it ignores (gymnasium's default).
+    NextStep,
+    /// On the step that ended it: the step returns the new episode's first
+    /// observation, and the ended one's last observation and infos beside.
+    SameStep,
+    /// Never: the caller resets it (`reset` with a mask), and stepping it
+    /// before is an error.
+    Disabled,
+}
+
+impl Autoreset {
+    fn parse(name: &str) -> PyResult<Autoreset> {
+        match name {
+            "NextStep" => Ok(Autoreset::NextStep),
+            "SameStep" => Ok(Autoreset::SameStep),
+            "Disabled" => Ok(Autoreset::Disabled),
+            _ => Err(PyValueError::new_err(format!(
+                "autoreset_mode must be NextStep, SameStep or Disabled, got {name:?}"
+            ))),
+        }
+    }
+}
 
 /// One environment of the batch.
 #[derive(Debug, Clone)]
@@ -40,7 +69,7 @@ struct Slot {
 
 /// What one batched step returns: observations, rewards, terminations,
 /// truncations, the infos and, under same-step autoreset, the ended
-/// episodes.
+/// episodes' ([`Finals`]).
 type StepResult<'py> = (
     Bound<'py, PyArrayDyn<u8>>,
     Bound<'py, PyArray1<f64>>,
@@ -63,9 +92,48 @@ type Infos<'py> = (
 );
 
 /// Under same-step autoreset: the environments whose episode ended on this
-/// step, their last observations and their final scores (empty otherwise).
-type Ended<'py> =
-    (Bound<'py, PyArray1<u64>>, Bound<'py, PyArrayDyn<u8>>, Bound<'py, PyArray1<u64>>);
+/// step, their last observations and their last infos (empty otherwise).
+type Ended<'py> = (Bound<'py, PyArray1<u64>>, Bound<'py, PyArrayDyn<u8>>, Infos<'py>);
+
+/// Under same-step autoreset, the episodes that ended on a step: their
+/// environments, last observations (one after another) and last infos (as
+/// in [`Outputs`]), before the reset that follows at once.
+#[derive(Debug, Default)]
+struct Finals {
+    index: Vec<u64>,
+    obs: Vec<u8>,
+    masks: Vec<i8>,
+    scores: Vec<u64>,
+    legal: Vec<bool>,
+    gained: Vec<u32>,
+    max: Vec<u8>,
+    illegal: Vec<u64>,
+}
+
+impl Finals {
+    /// Keeps environment `i`'s ended episode: `slot` as the step left it,
+    /// `mask` its board's, and the step's legality and gain.
+    fn push(
+        &mut self,
+        i: usize,
+        encoding: Encoding,
+        slot: &Slot,
+        mask: [i8; 4],
+        (legal, gained): (bool, u32),
+    ) {
+        let board = *slot.game.board();
+        let at = self.obs.len();
+        self.obs.resize(at + 16 * encoding.per_cell(), 0);
+        encoding.write(packed_cells(board), &mut self.obs[at..]);
+        self.index.push(i as u64);
+        self.masks.extend_from_slice(&mask);
+        self.scores.push(slot.game.score());
+        self.legal.push(legal);
+        self.gained.push(gained);
+        self.max.push(board.max_exponent());
+        self.illegal.push(slot.illegal);
+    }
+}
 
 /// The outputs of a step, filled with the GIL released.
 #[derive(Debug)]
@@ -80,11 +148,7 @@ struct Outputs {
     gained: Vec<u32>,
     max: Vec<u8>,
     illegal: Vec<u64>,
-    /// Same-step autoreset: the environments whose episode ended, their
-    /// last observations (one after another) and final scores.
-    ended: Vec<u64>,
-    last_obs: Vec<u8>,
-    last_scores: Vec<u64>,
+    finals: Finals,
 }
 
 /// A vector of `n` copies of `value`, or a `MemoryError` (not an abort) when
@@ -116,9 +180,7 @@ impl Outputs {
             gained: try_vec(n, 0)?,
             max: try_vec(n, 0)?,
             illegal: try_vec(n, 0)?,
-            ended: Vec::new(),
-            last_obs: Vec::new(),
-            last_scores: Vec::new(),
+            finals: Finals::default(),
         })
     }
 
@@ -140,9 +202,7 @@ impl Outputs {
                 gained: &mut self.gained,
                 max: &mut self.max,
                 illegal: &mut self.illegal,
-                ended: &mut self.ended,
-                last_obs: &mut self.last_obs,
-                last_scores: &mut self.last_scores,
+                finals: &mut self.finals,
             }),
         }
     }
@@ -168,9 +228,7 @@ struct InfoSink<'a> {
     gained: &'a mut [u32],
     max: &'a mut [u8],
     illegal: &'a mut [u64],
-    ended: &'a mut Vec<u64>,
-    last_obs: &'a mut Vec<u8>,
-    last_scores: &'a mut Vec<u64>,
+    finals: &'a mut Finals,
 }
 
 /// The state of N environments.
@@ -182,14 +240,12 @@ pub(crate) struct VecCore {
     encoding: Encoding,
     illegal: Illegal,
     max_steps: Option<u64>,
-    /// Reset an ended episode at once (stable-baselines3) rather than on
-    /// the next step (gymnasium).
-    same_step: bool,
+    autoreset: Autoreset,
     slots: Vec<Slot>,
 }
 
 /// The constructor's arguments, as `__getnewargs__` gives them to pickle.
-type VecArgs = (usize, f64, String, usize, String, f64, Option<u64>, bool);
+type VecArgs = (usize, f64, String, usize, String, f64, Option<u64>, String);
 
 /// Bytes per environment in a pickled batch: the seed stream (48), the 16
 /// exponents, score, moves and seed (8 each), the spawns (48), steps and
@@ -281,24 +337,25 @@ impl VecCore {
 
     /// Plays one action per slot (checked to be 0 to 3) into `out`.
     fn advance(&mut self, actions: &[i64], out: &mut Sink<'_>) {
-        let settings = (self.encoding, self.illegal, self.max_steps, self.same_step);
+        let settings = (self.encoding, self.illegal, self.max_steps, self.autoreset);
         VecCore::advance_slots(settings, &mut self.slots, actions, out);
     }
 
     /// [`VecCore::advance`] on `slots` (the first of which is `out`'s
     /// first entry), with the batch's settings.
     fn advance_slots(
-        settings: (Encoding, Illegal, Option<u64>, bool),
+        settings: (Encoding, Illegal, Option<u64>, Autoreset),
         slots: &mut [Slot],
         actions: &[i64],
         out: &mut Sink<'_>,
     ) {
-        let (encoding, illegal, max_steps, same_step) = settings;
+        let (encoding, illegal, max_steps, autoreset) = settings;
         for (i, (slot, &action)) in slots.iter_mut().zip(actions).enumerate() {
             let (mut reward, mut terminated, mut truncated, mut legal, mut gained) =
                 (0.0, false, false, true, 0);
             let mut legal_now = None;
             if slot.pending_reset {
+                // Next-step autoreset (a disabled one refused the step).
                 slot.new_episode();
             } else {
                 let ends;
@@ -317,20 +374,18 @@ impl VecCore {
                 // The mask, computed once, tells whether the game is over.
                 legal_now = Some(mask(slot.game.board()));
                 terminated = ends || legal_now == Some([0; 4]);
-                truncated = !terminated && max_steps.is_some_and(|m| slot.steps >= m);
+                // As gymnasium's `TimeLimit`: the last allowed step is a
+                // truncation even when it also ends the game.
+                truncated = max_steps.is_some_and(|m| slot.steps >= m);
                 slot.pending_reset = terminated || truncated;
-                if same_step && slot.pending_reset {
-                    if let Some(infos) = &mut out.infos {
-                        let stride = 16 * encoding.per_cell();
-                        let at = infos.last_obs.len();
-                        infos.last_obs.resize(at + stride, 0);
-                        let last = &mut infos.last_obs[at..];
-                        encoding.write(packed_cells(*slot.game.board()), last);
-                        infos.ended.push(i as u64);
-                        infos.last_scores.push(slot.game.score());
+                if autoreset == Autoreset::SameStep && slot.pending_reset {
+                    if let (Some(infos), Some(now)) = (&mut out.infos, legal_now) {
+                        infos.finals.push(i, encoding, slot, now, (legal, gained));
                     }
                     slot.new_episode();
                     legal_now = None;
+                    // The new episode's infos, as a reset gives them.
+                    (legal, gained) = (true, 0);
                 }
             }
             out.rewards[i] = reward;
@@ -350,7 +405,7 @@ impl VecCore {
     fn advance_parallel(&mut self, actions: &[i64], sink: Sink<'_>) {
         let n = self.slots.len();
         let parts = rayon::current_num_threads().min(n.div_ceil(PARALLEL_MIN)).max(1);
-        let settings = (self.encoding, self.illegal, self.max_steps, self.same_step);
+        let settings = (self.encoding, self.illegal, self.max_steps, self.autoreset);
         if parts == 1 {
             let mut sink = sink;
             VecCore::advance_slots(settings, &mut self.slots, actions, &mut sink);
@@ -395,6 +450,33 @@ impl VecCore {
         Ok(actions)
     }
 
+    /// Under disabled autoreset, a `RuntimeError` naming the environments
+    /// whose episode ended and was not reset since: a step would play on
+    /// past its end.
+    fn check_running(&self) -> PyResult<()> {
+        if self.autoreset != Autoreset::Disabled {
+            return Ok(());
+        }
+        let ended: Vec<usize> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.pending_reset)
+            .map(|(i, _)| i)
+            .collect();
+        let Some(&first) = ended.first() else {
+            return Ok(());
+        };
+        let more = match ended.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        Err(PyRuntimeError::new_err(format!(
+            "environment {first}{more} ended and autoreset_mode is Disabled: reset it before the \
+             next step (reset(options={{\"reset_mask\": mask}}) resets those mask selects)"
+        )))
+    }
+
     fn shape(&self) -> Vec<usize> {
         let n = self.slots.len();
         match self.encoding {
@@ -405,8 +487,9 @@ impl VecCore {
 
     fn to_python<'py>(&self, py: Python<'py>, out: Outputs) -> PyResult<StepResult<'py>> {
         let n = self.slots.len();
+        let finals = out.finals;
         let mut last_shape = self.shape();
-        last_shape[0] = out.ended.len();
+        last_shape[0] = finals.index.len();
         Ok((
             out.obs.into_pyarray(py).reshape(self.shape())?,
             out.rewards.into_pyarray(py),
@@ -421,9 +504,16 @@ impl VecCore {
                 out.illegal.into_pyarray(py),
             ),
             (
-                out.ended.into_pyarray(py),
-                out.last_obs.into_pyarray(py).reshape(last_shape)?,
-                out.last_scores.into_pyarray(py),
+                finals.index.into_pyarray(py),
+                finals.obs.into_pyarray(py).reshape(last_shape)?,
+                (
+                    finals.masks.into_pyarray(py).reshape([finals.scores.len(), 4])?,
+                    finals.scores.into_pyarray(py),
+                    finals.legal.into_pyarray(py),
+                    finals.gained.into_pyarray(py),
+                    finals.max.into_pyarray(py),
+                    finals.illegal.into_pyarray(py),
+                ),
             ),
         ))
     }
@@ -432,7 +522,7 @@ impl VecCore {
 #[pymethods]
 impl VecCore {
     #[new]
-    #[pyo3(signature = (num_envs, four_probability, obs_mode, max_pow, illegal_action, illegal_penalty, max_steps, same_step=false))]
+    #[pyo3(signature = (num_envs, four_probability, obs_mode, max_pow, illegal_action, illegal_penalty, max_steps, autoreset="NextStep"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: usize,
@@ -442,7 +532,7 @@ impl VecCore {
         illegal_action: &str,
         illegal_penalty: f64,
         max_steps: Option<u64>,
-        same_step: bool,
+        autoreset: &str,
     ) -> PyResult<VecCore> {
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));
@@ -474,7 +564,7 @@ impl VecCore {
             illegal_action.to_owned(),
             illegal_penalty,
             max_steps,
-            same_step,
+            autoreset.to_owned(),
         );
         let mut core = VecCore {
             args,
@@ -482,7 +572,7 @@ impl VecCore {
             encoding,
             illegal: Illegal::parse(illegal_action, illegal_penalty)?,
             max_steps,
-            same_step,
+            autoreset: Autoreset::parse(autoreset)?,
             slots,
         };
         for i in 0..num_envs {
@@ -580,13 +670,15 @@ impl VecCore {
     }
 
     /// Plays one action per environment (0 up, 1 right, 2 down, 3 left);
-    /// an environment whose episode ended on the last step is reset instead.
+    /// under next-step autoreset an environment whose episode ended on the
+    /// last step is reset instead.
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<StepResult<'py>> {
         let actions = self.check_actions(&actions)?.to_vec();
+        self.check_running()?;
         let mut out = Outputs::new(self.slots.len(), self.encoding.per_cell())?;
         py.detach(|| self.advance(&actions, &mut out.sink()));
         self.to_python(py, out)
@@ -638,6 +730,7 @@ impl VecCore {
             infos: None,
         };
         let actions = self.check_actions(&actions)?;
+        self.check_running()?;
         py.detach(|| self.advance_parallel(actions, sink));
         Ok(())
     }
@@ -660,6 +753,20 @@ impl VecCore {
             })
             .collect::<PyResult<Vec<u64>>>()?;
         Ok(raw.into_pyarray(py))
+    }
+
+    /// Every game's score so far.
+    fn scores<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        self.slots.iter().map(|s| s.game.score()).collect::<Vec<u64>>().into_pyarray(py)
+    }
+
+    /// Every board's exponents, `(N, 4, 4)` (tiles past 32768 included).
+    fn exponents<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
+        let mut flat = vec![0u8; self.slots.len() * 16];
+        for (slot, out) in self.slots.iter().zip(flat.chunks_exact_mut(16)) {
+            Encoding::Exponents.write(packed_cells(*slot.game.board()), out);
+        }
+        flat.into_pyarray(py).reshape(vec![self.slots.len(), 4, 4])
     }
 
     /// Which actions change each board, `(N, 4)` int8 in gymnasium order

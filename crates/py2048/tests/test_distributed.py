@@ -1,7 +1,10 @@
 """py2048.distributed against a real Ray cluster: a head and a worker node,
 one CPU each, started with `ray start` on this machine; the records equal
-`cli-ascii tournament`'s and `compare`'s for the same seeds, a worker killed
-mid-run loses no game, a resumed run plays only the missing seeds.
+`cli-ascii tournament`'s and `compare`'s for the same seeds, a worker or a
+node killed mid-run loses no game and is one line of output, a resumed run
+plays only the missing seeds. docs/python.md's multi-node commands run as
+written on a second cluster of their own (token authentication), and a
+wrong address fails within seconds.
 
 Needs the `ray` extra (CI installs it: ci-requirements.txt) and the
 cli-ascii binary (PY2048_CLI, which ci.sh sets; else target/debug or
@@ -10,6 +13,7 @@ target/release of this checkout). Outside CI a missing one skips."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -32,7 +36,7 @@ CI = os.environ.get("PY2048_CI") == "1"
 if CI:
     import ray
 else:
-    ray = pytest.importorskip("ray")
+    ray = pytest.importorskip("ray", reason="py2048.distributed needs Ray: pip install \"py2048[ray]\"")
 
 from py2048.distributed import Player, compare, tournament  # noqa: E402
 
@@ -60,6 +64,51 @@ def _ray_bin() -> str:
     return str(Path(sys.executable).parent / "ray")
 
 
+def _start_node(args: list[str], env: dict[str, str], log: Path | None = None) -> subprocess.Popen:
+    """A `ray start ... --block` process in a session (process group) of its
+    own, so that stopping it ends every process it started and no other Ray
+    of this machine."""
+    out = subprocess.DEVNULL if log is None else open(log, "wb")  # noqa: SIM115
+    try:
+        return subprocess.Popen(
+            [_ray_bin(), "start", *args, "--block", "--disable-usage-stats"],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT if log is not None else subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    finally:
+        if log is not None:
+            out.close()
+
+
+def _stop_nodes(nodes: list[subprocess.Popen]) -> None:
+    # `ray start --block` takes half a minute to end on SIGTERM: three
+    # seconds' grace for all of them, then each whole process group goes.
+    for p in reversed(nodes):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(p.pid, signal.SIGTERM)
+    grace = time.monotonic() + 3
+    for p in nodes:
+        try:
+            p.wait(timeout=max(0.1, grace - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
+def _wait_for_port(port: int, head: subprocess.Popen, deadline: float) -> None:
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            if time.monotonic() > deadline or head.poll() is not None:
+                pytest.fail("the Ray head did not start")
+            time.sleep(0.5)
+
+
 @pytest.fixture(scope="module")
 def cluster():
     """A head node and a worker node, one CPU each, each a `ray start
@@ -72,34 +121,14 @@ def cluster():
     auth_before = os.environ.get("RAY_AUTH_MODE")
     os.environ["RAY_AUTH_MODE"] = "disabled"
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
-    common = ["--num-cpus", "1", "--block", "--disable-usage-stats"]
-    head = subprocess.Popen(
-        [_ray_bin(), "start", "--head", "--port", str(port), "--include-dashboard", "false", *common],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    common = ["--num-cpus", "1"]
+    head = _start_node(["--head", "--port", str(port), "--include-dashboard", "false", *common], env)
     nodes = [head]
     try:
         address = f"127.0.0.1:{port}"
         deadline = time.monotonic() + 90
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or head.poll() is not None:
-                    pytest.fail("the Ray head did not start")
-                time.sleep(0.5)
-        worker = subprocess.Popen(
-            [_ray_bin(), "start", "--address", address, *common],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        nodes.append(worker)
+        _wait_for_port(port, head, deadline)
+        nodes.append(_start_node(["--address", address, *common], env))
         ray.init(address=address, log_to_driver=False)
         while len([n for n in ray.nodes() if n["Alive"]]) < 2:
             if time.monotonic() > deadline:
@@ -109,17 +138,7 @@ def cluster():
         yield address
     finally:
         ray.shutdown()
-        # `ray start --block` takes half a minute to end on SIGTERM: three
-        # seconds' grace for all of them, then each whole process group goes.
-        for p in reversed(nodes):
-            os.killpg(p.pid, signal.SIGTERM)
-        grace = time.monotonic() + 3
-        for p in nodes:
-            try:
-                p.wait(timeout=max(0.1, grace - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
-                p.wait()
+        _stop_nodes(nodes)
         # `ray start --head` names its cluster in this file, where a later
         # `ray.init()` on this machine would look for one to join.
         if auth_before is None:
@@ -280,6 +299,11 @@ def test_an_sprt_stops_a_comparison_once_it_decides(cluster, tmp_path):
     assert f"after {c.stats['games']} seeds" in c.report
 
 
+def _worker_ip() -> str:
+    """The address Ray gives this machine's nodes (it maps 127.0.0.1 to it)."""
+    return ray.util.get_node_ip_address()
+
+
 def _task_workers() -> list[int]:
     """The worker processes running a game now (Ray titles a worker by its
     task while it runs one)."""
@@ -296,7 +320,7 @@ def _task_workers() -> list[int]:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds workers in /proc")
-def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path):
+def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path, capfd):
     csv = tmp_path / "killed.csv"
     player = Player("fast", depth=2)  # games of a second or two: time to kill one
     result: dict[str, object] = {}
@@ -330,6 +354,18 @@ def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path):
     )
     # Every game once, the same games as the CLI's.
     assert _games(csv) == cli
+    # One line of py2048's says so (Ray's report arrives on a thread of its
+    # own), in place of Ray's two long ones. See: issue 55, item 7.
+    output = ""
+    deadline = time.monotonic() + 10
+    while "lost a Ray worker" not in output and time.monotonic() < deadline:
+        time.sleep(0.2)
+        output += "".join(capfd.readouterr())
+    assert [line for line in output.splitlines() if "py2048:" in line] == [
+        f"py2048: lost a Ray worker (process {killed} on {_worker_ip()}: killed, out of memory or"
+        " crashed); its game is played again"
+    ], output
+    assert "(raylet)" not in output, output
 
 
 def test_bad_settings_fail_before_any_game(tmp_path):
@@ -501,3 +537,234 @@ def test_a_resume_counts_the_seeds_asked_for(tmp_path):
     assert t.played == 0
     assert [r.seed for r in t.records] == [243, 244]
     assert t.stats()["games"] == 2
+
+
+
+def _ray_env(**extra: str) -> dict[str, str]:
+    """This environment for a Ray command or driver of a test: the venv's
+    `ray` and `python` first on PATH, usage stats off, and no setting of
+    Ray's authentication (the fixture's included) unless given."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_AUTH", "RAY_ADDRESS"))}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env["RAY_USAGE_STATS_ENABLED"] = "0"
+    env.update(extra)
+    return env
+
+
+def _documented_commands() -> list[str]:
+    """The shell commands of docs/python.md's multi-node example."""
+    text = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- tests/test_distributed.py runs these commands[^>]*-->\n```sh\n(.*?)```", text, re.S)
+    assert block, "docs/python.md lost its multi-node example"
+    return [line for line in block.group(1).splitlines() if line.strip() and not line.startswith("#")]
+
+
+@pytest.fixture
+def ray_dirs():
+    """A short folder for nodes' temp folders (Ray's socket paths under it
+    must fit AF_UNIX's 107 bytes, which pytest's tmp_path can pass)."""
+    path = Path(tempfile.mkdtemp(prefix="py2048-ray-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _wait_for_text(path: Path, text: str, proc: subprocess.Popen, deadline: float) -> None:
+    while text not in path.read_text(errors="replace"):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"no {text!r} from the node:\n{path.read_text(errors='replace')[-3000:]}")
+        time.sleep(0.3)
+
+
+def test_the_documented_cluster_commands_work_as_written(tmp_path, ray_dirs):
+    # See: issue 55, item 5. The commands of docs/python.md, each run as
+    # written but for the cluster's place on this one machine: the head's
+    # address and port (a free one), one CPU a node, `--block` and a temp
+    # folder of its own for each node (so that this test stops its nodes
+    # alone), and a HOME of its own (the token of ~/.ray/auth_token). The
+    # driver's "auto" finds this cluster through RAY_ADDRESS, as another
+    # cluster of this machine could be the one Ray finds first.
+    generate, head_cmd, worker_cmd, driver_cmd = _documented_commands()
+    port = _free_port()
+    home = tmp_path / "home"
+    home.mkdir()
+    env = _ray_env(HOME=str(home))
+
+    def placed(command: str) -> str:
+        for docs, here in [("HEAD:6379", f"127.0.0.1:{port}"), ("--port 6379", f"--port {port}"),
+                           ("--num-cpus 8", "--num-cpus 1"), ("games=1000", "games=2")]:
+            command = command.replace(docs, here)
+        return command
+
+    start = time.monotonic()
+    subprocess.run(["bash", "-c", generate], env=env, check=True, timeout=60)
+    assert (home / ".ray" / "auth_token").is_file()
+    nodes = []
+    try:
+        for name, command in [("head", head_cmd), ("worker", worker_cmd)]:
+            extra = f" --block --disable-usage-stats --temp-dir {ray_dirs / name}"
+            if name == "head":
+                extra += " --include-dashboard false"
+            log = tmp_path / f"{name}.log"
+            with open(log, "wb") as out:
+                nodes.append(subprocess.Popen(
+                    ["bash", "-c", placed(command) + extra], env=env, stdout=out,
+                    stderr=subprocess.STDOUT, start_new_session=True,
+                ))
+            _wait_for_text(log, "Ray runtime started", nodes[-1], time.monotonic() + 60)
+        driver = subprocess.run(
+            ["bash", "-c", placed(driver_cmd)], env=dict(env, RAY_ADDRESS=f"127.0.0.1:{port}"),
+            cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        )
+        assert driver.returncode == 0, driver.stderr[-3000:]
+        assert "games   2" in driver.stdout and "played 2 game(s)" in driver.stdout, driver.stdout
+        assert len(_native.read_csv((tmp_path / "fast.csv").read_text())) == 2
+        # Both nodes joined (the worker's line above says it started; the
+        # head counts it).
+        alive = subprocess.run(
+            [sys.executable, "-c", "import ray; ray.init(address='auto', log_to_driver=False);"
+             " print(sum(n['Alive'] for n in ray.nodes()))"],
+            env=dict(env, RAY_AUTH_MODE="token", RAY_ADDRESS=f"127.0.0.1:{port}"),
+            capture_output=True, text=True, timeout=60,
+        )
+        assert alive.stdout.strip() == "2", alive.stderr[-3000:]
+        # A driver that does not say RAY_AUTH_MODE=token is refused, after
+        # Ray's retries, with a message that says what to do.
+        refused = _connect_failures([("tournament", f"127.0.0.1:{port}", {"HOME": str(home)})], tmp_path)
+        assert refused[0]["error"] == "ConnectionError", refused
+        assert f"127.0.0.1:{port}" in refused[0]["message"], refused
+        assert "RAY_AUTH_MODE=token" in refused[0]["message"], refused
+    finally:
+        _stop_nodes(nodes)
+    assert time.monotonic() - start < 75, "the cluster's test should take about a minute at most"
+
+
+def _connect_failures(cases: list[tuple[str, str | None, dict[str, str]]], tmp_path: Path) -> list[dict]:
+    """Each case (a call, its address, its environment) run in a fresh
+    driver process, whose Ray is not yet connected: what it raised, how
+    fast, and whether its records file was written."""
+    script = tmp_path / "connect.py"
+    script.write_text(
+        "import json, os, sys, time\n"
+        "from py2048.distributed import Player, compare, tournament\n"
+        "call, address, csv = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]\n"
+        "p = Player('fast', depth=1)\n"
+        "start = time.monotonic()\n"
+        "try:\n"
+        "    if call == 'tournament':\n"
+        "        tournament(p, games=1, csv=csv, address=address, progress=False)\n"
+        "    else:\n"
+        "        compare(p, p, games=1, csv_a=csv, csv_b=csv + '.b', address=address, progress=False)\n"
+        "    out = {'error': None}\n"
+        "except Exception as e:\n"
+        "    out = {'error': type(e).__name__, 'message': str(e)}\n"
+        "out['seconds'] = time.monotonic() - start\n"
+        "out['csv'] = os.path.exists(csv)\n"
+        "print(json.dumps(out))\n"
+    )
+    results = []
+    for i, (call, address, extra) in enumerate(cases):
+        csv = tmp_path / f"case{i}.csv"
+        done = subprocess.run(
+            [sys.executable, str(script), call, json.dumps(address), str(csv)],
+            env=_ray_env(**extra), capture_output=True, text=True, timeout=60,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        results.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return results
+
+
+def test_a_wrong_address_fails_within_seconds_naming_it(tmp_path):
+    # See: issue 55, item 6 (Ray's own loop retried such an address for
+    # many minutes).
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # pragma: no cover - the probe sends no GET
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    web = HTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=web.serve_forever, daemon=True).start()
+    nothing = f"127.0.0.1:{_free_port()}"
+    not_ray = f"127.0.0.1:{web.server_address[1]}"
+    try:
+        cases = [
+            ("tournament", nothing, {}),
+            ("compare", nothing, {}),
+            ("tournament", not_ray, {}),
+            ("tournament", "no-such-host.invalid:6379", {}),
+            ("tournament", None, {"RAY_ADDRESS": nothing}),
+            ("tournament", "auto", {"RAY_ADDRESS": nothing}),
+        ]
+        results = _connect_failures(cases, tmp_path)
+    finally:
+        web.shutdown()
+    for (call, address, _), got in zip(cases, results):
+        assert got["error"] == "ConnectionError", (call, address, got)
+        assert got["seconds"] < 10, (call, address, got)
+        assert not got["csv"], "a records file was written for a cluster never reached"
+    assert f"address='{nothing}': nothing listens on port" in results[0]["message"]
+    assert f"address='{nothing}'" in results[1]["message"]
+    assert "not a Ray head" in results[2]["message"] and not_ray in results[2]["message"]
+    assert "no-such-host.invalid" in results[3]["message"]
+    assert f"RAY_ADDRESS='{nothing}'" in results[4]["message"]
+    assert f"RAY_ADDRESS='{nothing}'" in results[5]["message"]
+
+
+def _pids_where(test) -> list[int]:  # noqa: ANN001 - a predicate on (pid, ppid, cmdline)
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmd = (proc / "cmdline").read_bytes()
+            ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if test(int(proc.name), ppid, cmd):
+            found.append(int(proc.name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the raylet in /proc")
+def test_a_lost_node_is_one_line_in_the_drivers_output(cluster, tmp_path, ray_dirs):
+    # See: issue 55, item 7: a killed raylet made Ray print its last 20 log
+    # lines, twice, into the driver's output. A third node of its own joins
+    # the cluster, and its raylet is killed while it plays a game.
+    third = ray_dirs / "third"
+    node = _start_node(["--address", cluster, "--num-cpus", "1", "--temp-dir", str(third)],
+                       _ray_env(RAY_AUTH_MODE="disabled"), tmp_path / "third.log")
+    try:
+        _wait_for_text(tmp_path / "third.log", "Ray runtime started", node, time.monotonic() + 60)
+        driver = subprocess.Popen(
+            [sys.executable, "-c",
+             "from py2048.distributed import Player, tournament\n"
+             f"t = tournament(Player('fast', depth=2), games=16, seed_start=201, address={cluster!r},"
+             " progress=False)\n"
+             "print('seeds', [r.seed for r in t.records])\n"],
+            env=_ray_env(RAY_AUTH_MODE="disabled"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True,
+        )
+        raylet = _pids_where(lambda pid, ppid, cmd: b"raylet" in cmd.split(b"\0")[0]
+                             and str(third).encode() in cmd)
+        assert len(raylet) == 1, raylet
+        deadline = time.monotonic() + 90
+        while not _pids_where(lambda pid, ppid, cmd: ppid == raylet[0] and cmd.startswith(b"ray::_play")):
+            assert time.monotonic() < deadline and driver.poll() is None, "no game ran on the third node"
+            time.sleep(0.05)
+        os.kill(raylet[0], signal.SIGKILL)
+        out, err = driver.communicate(timeout=300)
+    finally:
+        _stop_nodes([node])
+    assert driver.returncode == 0, err[-3000:]
+    assert f"seeds {list(range(201, 217))}" in out
+    both = out + err
+    assert "(raylet)" not in both and "[state-dump]" not in both, both[-3000:]
+    lost = [line for line in both.splitlines() if "lost a Ray node" in line]
+    assert lost == [
+        "py2048: lost a Ray node (its raylet ended unexpectedly: killed, out of memory or crashed);"
+        " the games it was playing are played again on the others"
+    ], both[-3000:]

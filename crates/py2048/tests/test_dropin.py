@@ -2,11 +2,14 @@
 settable board, int rewards, pickling and copying, the class name and id,
 and the terminal render; and the whole game past 32768 on every entry point.
 
-See: issue 35, items 1 and 2.
+See: issue 35, items 1 and 2; issue 55, item 19 (gymnasium-2048's
+attributes, env.board edited in place, its rgb_array frame, its play
+script).
 """
 
 import copy
 import pickle
+import sys
 
 import gymnasium as gym
 import numpy as np
@@ -188,7 +191,8 @@ def test_the_gymnasium_2048_name_and_id():
     check_env(py2048.TwentyFortyEightEnv(), skip_render_check=True)
 
 
-def test_human_render_prints_the_board_without_pygame(capsys):
+def test_human_render_prints_the_board_without_pygame(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pygame", None)  # `import pygame` fails
     env = Env2048(render_mode="human")
     env.reset(seed=0)
     env.step(0)
@@ -196,4 +200,128 @@ def test_human_render_prints_the_board_without_pygame(capsys):
     assert out.count("Score: ") == 2 and out.count("+--------+--------+--------+--------+\n") == 10
     assert env.render() is None
     assert capsys.readouterr().out.count("Score: ") == 1
-    assert "pygame" not in __import__("sys").modules
+    # gymnasium-2048's frame clock is there all the same.
+    assert env.clock.tick(1000) >= 0
+
+
+def test_gymnasium_2048s_attributes_follow_the_game():
+    # See: issue 55, item 19: what gymnasium-2048's environment has as
+    # attributes, and its scripts read.
+    env = Env2048()
+    _, info = env.reset(seed=5)
+    assert (env.total_score, env.step_score, env.is_legal, env.illegal_count) == (0, 0, True, 0)
+    assert env.clock is None  # as gymnasium-2048's outside its human mode
+    rng = np.random.default_rng(0)
+    seen_illegal = False
+    for _ in range(300):
+        _, reward, terminated, _, info = env.step(int(rng.integers(4)))
+        assert env.total_score == info["total_score"] == env.score
+        assert env.step_score == info["step_score"] == reward
+        assert env.is_legal == info["is_legal"]
+        assert env.illegal_count == info["illegal_count"]
+        seen_illegal |= not env.is_legal
+        if terminated:
+            break
+    assert seen_illegal and env.illegal_count > 0
+    env.reset()
+    assert (env.total_score, env.step_score, env.is_legal, env.illegal_count) == (0, 0, True, 0)
+
+
+def test_editing_env_board_in_place_changes_the_game():
+    # See: issue 55, item 19 (gymnasium-2048's env.board is the game's).
+    env = Env2048(obs_mode="exponents")
+    env.reset(seed=2)
+    board = env.board
+    board[:] = py2048.parse_board("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0")
+    assert env.board is board  # the same array until the next step
+    assert env.render() is None and env.action_masks().tolist() == [False, True, True, True]
+    obs, reward, _, _, info = env.step(3)
+    assert reward == 4 and info["board"][0, 0] == 2 and obs[0, 0] == 2
+    # The step left that array behind: editing it now changes nothing.
+    board[:] = 0
+    assert env.board[0, 0] == 2 and env.board is not board
+    # One cell, as gymnasium-2048's users write it.
+    env.board[3, 3] = 11
+    assert env.step(0)[4]["max"] == 11
+    # An edit the game cannot hold is refused at the next use.
+    env.board[0, 0] = 40
+    with pytest.raises(ValueError, match="env.board was edited"):
+        env.step(0)
+    # A reset leaves the array behind too.
+    env.board[0, 0] = 1
+    kept = env.board
+    env.reset()
+    kept[:] = 5
+    assert not (env.board == 5).all()
+
+
+@pytest.mark.parametrize("size", [4, 5, 3])
+def test_rgb_array_is_gymnasium_2048s_frame_with_the_score(size):
+    # See: issue 55, item 19: gymnasium-2048's rgb_array is 400 wide and 460
+    # high, the score in the band under the board, whatever the size.
+    env = Env2048(render_mode="rgb_array", size=size)
+    env.reset(seed=1)
+    env.board = np.zeros((size, size), dtype=np.uint8)
+    frame = env.render()
+    assert frame.shape == (460, 400, 3) and frame.dtype == np.uint8
+    window, board, empty = (250, 248, 238), (186, 172, 160), (204, 193, 178)
+    assert tuple(frame[5, 5]) == window and tuple(frame[440, 395]) == window
+    assert tuple(frame[25, 25]) == board and tuple(frame[375, 375]) == board
+    # Rounded corners: the board's very corner pixel is the window's.
+    assert tuple(frame[20, 20]) == window and tuple(frame[22, 22]) == board
+    cell = 350 // size
+    for r in range(size):
+        for c in range(size):
+            y, x = 30 + r * cell + (cell - 10) // 2, 30 + c * cell + (cell - 10) // 2
+            assert tuple(frame[y, x]) == empty
+    band = frame[400:]
+    assert (band == 0).all(axis=-1).sum() > 50  # "Score: 0" in black
+    pair = np.zeros((size, size), dtype=np.uint8)
+    pair[0, :2] = 1
+    env.board = pair
+    assert env.step(3)[1] == 4
+    assert not np.array_equal(env.render()[400:], band)  # the score went up
+    assert not np.array_equal(env.render()[:400], frame[:400])
+
+
+def test_gymnasium_2048s_play_script_runs(monkeypatch):
+    # See: issue 55, item 19. The loop of gymnasium-2048's scripts/play.py
+    # (keys read with pygame, the window's clock ticked) on py2048's
+    # environment, with SDL's dummy video driver standing in for a display.
+    pygame = pytest.importorskip("pygame", reason="the human window needs pygame (ci-requirements has it)")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    env = gym.make("py2048/TwentyFortyEight-v0", size=4, render_mode="human")
+    try:
+        _, info = env.reset(seed=0)
+        assert pygame.display.get_surface().get_size() == (400, 460)
+        assert pygame.display.get_caption()[0] == "2048"
+        terminated = truncated = False
+        for action in [0, 1, 2, 3]:
+            for event in pygame.event.get():
+                truncated |= event.type == pygame.QUIT
+            pygame.key.get_pressed()
+            _, _, terminated, truncated, info = env.step(action)
+            env.unwrapped.clock.tick(30)
+        # The window shows the rgb_array frame.
+        shown = np.transpose(pygame.surfarray.array3d(pygame.display.get_surface()), (1, 0, 2))
+        frame = py2048.render.rgb(env.unwrapped.board, info["total_score"])
+        np.testing.assert_array_equal(shown, frame)
+    finally:
+        env.close()
+    assert not pygame.display.get_init()
+
+
+@pytest.mark.parametrize("driver", [None, "no-such-video-driver"])
+def test_human_mode_without_a_display_warns_and_prints(monkeypatch, capsys, driver):
+    pygame = pytest.importorskip("pygame", reason="the human window needs pygame (ci-requirements has it)")
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    if driver:
+        monkeypatch.setenv("SDL_VIDEODRIVER", driver)
+    env = Env2048(render_mode="human")
+    with pytest.warns(RuntimeWarning, match="no window for render_mode='human'"):
+        env.reset(seed=0)
+    env.step(0)
+    assert capsys.readouterr().out.count("Score: ") == 2
+    env.close()
+    assert not pygame.display.get_init()

@@ -78,3 +78,64 @@ def test_more_threads_than_cores_warns():
     with pytest.warns(RuntimeWarning, match="more than this machine"):
         py2048.Solver("fast", threads=py2048.solver.MAX_THREADS)
     assert py2048.solver.MAX_THREADS == 256
+
+
+def test_bools_are_not_actions():
+    # See: issue 55, item 21 (the docs said so; step(True) played "right").
+    env = py2048.Env2048()
+    env.reset(seed=0)
+    for bad in [True, False, np.True_]:
+        with pytest.raises(TypeError, match="an action is one integer 0 to 3"):
+            env.step(bad)
+        with pytest.raises(TypeError, match="an action is one integer 0 to 3"):
+            py2048.Env2048.apply_action(np.zeros((4, 4), dtype=np.uint8), bad)
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: py2048.encode(np.zeros(2, dtype=np.uint64), max_pow=-1), "max_pow"),
+        (lambda: py2048.encode(np.zeros(2, dtype=np.uint64), max_pow=2**70), "max_pow"),
+        (lambda: _env().step(2**70), "action 1180591620717411303424"),
+        (lambda: _env().step(-2**70), "is not one of 0"),
+        (lambda: py2048.Env2048.apply_action(np.zeros((4, 4), dtype=np.uint8), 2**70), "is not one of"),
+        (lambda: py2048.Env2048().reset(seed=2**70), "seed"),
+        (lambda: py2048.Env2048().reset(seed=-1), "seed"),
+        (lambda: py2048.VectorEnv2048(num_envs=2).reset(seed=2**64 - 1), "at most 2\\*\\*64 - num_envs"),
+        (lambda: py2048.VectorEnv2048(num_envs=2).reset(seed=[1, 2**64]), "seed"),
+    ],
+)
+def test_integers_out_of_range_are_value_errors_not_overflow_errors(call, match):
+    # See: issue 55, item 21.
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def _env():
+    env = py2048.Env2048()
+    env.reset(seed=0)
+    return env
+
+
+def test_the_last_seeds_of_a_batch_still_work():
+    env = py2048.VectorEnv2048(num_envs=2, obs_mode="exponents")
+    obs, _ = env.reset(seed=2**64 - 2)
+    single = py2048.Env2048(obs_mode="exponents")
+    np.testing.assert_array_equal(obs[1], single.reset(seed=2**64 - 1)[0])
+
+
+@pytest.mark.parametrize("render_mode", ["ansi", "rgb_array"])
+def test_a_batch_renders_past_32768(render_mode):
+    # See: issue 55, item 21. A batch whose first board holds a 65536 (put
+    # there through its pickled state, as a copy of a long game would be).
+    env = py2048.VectorEnv2048(num_envs=2, render_mode=render_mode)
+    env.reset(seed=0)
+    state = bytearray(env._core.__getstate__())
+    state[48] = 16  # environment 0's cell (0, 0): exponent 16
+    env._core.__setstate__(bytes(state))
+    frames = env.render()
+    assert len(frames) == 2
+    if render_mode == "ansi":
+        assert " 65536 " in frames[0]
+    else:
+        assert frames[0].shape == (460, 400, 3) and not np.array_equal(frames[0], frames[1])

@@ -1,6 +1,10 @@
 """The solver and the learned network from Python."""
 
+import json
 import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -81,11 +85,40 @@ def test_a_file_that_is_not_weights_is_a_value_error(tmp_path):
         py2048.Network(bad)
 
 
-def test_the_shipped_weights_missing_is_a_clear_error():
-    if HAVE_WEIGHTS:
-        pytest.skip("the shipped weights file is present")
-    with pytest.raises(FileNotFoundError, match="pass weights=PATH"):
-        py2048.value(0)
+def test_without_its_shipped_weights_the_package_says_to_reinstall(tmp_path):
+    # See: issue 55, item 20: such an installation fell back, unsaid, to the
+    # weights of the checkout the wheel was built from (a path compiled into
+    # the library), and its errors named that path. A copy of the installed
+    # package without its weights, imported in a fresh process:
+    package = Path(py2048.__file__).parent
+    site = tmp_path / "site"
+    shutil.copytree(package, site / "py2048", copy_function=os.symlink,
+                    ignore=shutil.ignore_patterns("weights", "__pycache__"))
+    script = (
+        "import json, py2048\n"
+        "from py2048.distributed import Player\n"
+        "out = {'file': py2048.__file__, 'shipped': py2048.SHIPPED_WEIGHTS, 'errors': []}\n"
+        "for call in [lambda: py2048.decide('2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2', 'ntuple'),\n"
+        "             lambda: py2048.Network(), lambda: py2048.value(0),\n"
+        "             lambda: py2048.Solver('ntuple-deep'), lambda: Player('ntuple').weights_path()]:\n"
+        "    try:\n"
+        "        call()\n"
+        "        out['errors'].append(None)\n"
+        "    except Exception as e:\n"
+        "        out['errors'].append([type(e).__name__, str(e)])\n"
+        "print(json.dumps(out))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], env=dict(os.environ, PYTHONPATH=str(site)),
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["file"].startswith(str(site))
+    assert out["shipped"] == str(site / "py2048" / "weights" / "4x6.n2048")
+    checkout = str(Path(__file__).resolve().parents[3])
+    for error in out["errors"]:
+        assert error is not None and error[0] == "FileNotFoundError", out
+        assert "reinstall py2048" in error[1] and out["shipped"] in error[1], error
+        assert checkout not in error[1], error
 
 
 @needs_weights

@@ -1,5 +1,5 @@
-"""VectorEnv2048: next-step autoreset, truncation, registration, and the
-same games as single environments."""
+"""VectorEnv2048: gymnasium's autoreset modes (against its SyncVectorEnv),
+truncation, registration, and the same games as single environments."""
 
 import gymnasium as gym
 import numpy as np
@@ -91,7 +91,7 @@ def test_render_and_masks():
     frames = env.render()
     assert len(frames) == 2 and frames[0].startswith("+--------+")
     np.testing.assert_array_equal(env.action_masks(), infos["action_mask"].astype(bool))
-    assert py2048.VectorEnv2048(num_envs=1, render_mode="rgb_array").render()[0].shape == (400, 400, 3)
+    assert py2048.VectorEnv2048(num_envs=1, render_mode="rgb_array").render()[0].shape == (460, 400, 3)
 
 
 @pytest.mark.parametrize(
@@ -133,8 +133,9 @@ def test_reset_mask_resets_only_the_chosen_environments():
     mask = np.array([True, False, True, False])
     new_obs, infos = env.reset(seed=100, options={"reset_mask": mask})
     np.testing.assert_array_equal(new_obs[[1, 3]], obs[[1, 3]])
-    np.testing.assert_array_equal(infos["score"][[1, 3]], scores[[1, 3]])
-    assert (infos["score"][[0, 2]] == 0).all()
+    assert scores[[1, 3]].all()
+    # The others' infos are absent, zeros (as gymnasium batches them).
+    assert (infos["score"] == 0).all()
     np.testing.assert_array_equal(infos["_score"], mask)
     # The reset ones start the games their seeds give: 100 + i.
     for i in (0, 2):
@@ -175,6 +176,94 @@ def test_reset_mask_matches_gymnasium_sync_vector_env():
             a = mine.reset(seed=t, options={"reset_mask": mask})
             b = theirs.reset(seed=t, options={"reset_mask": mask.copy()})
             np.testing.assert_array_equal(a[0], b[0])
+            _same_infos(a[1], b[1], f"the reset after step {t}")
+
+
+def _same_infos(mine, theirs, where):
+    """Ours against SyncVectorEnv's over Env2048: the same keys and values
+    (the arrays' masks included), but `board` (the exponents observation
+    itself, not in ours) and our `score` (its `total_score`)."""
+    theirs = {k: v for k, v in theirs.items() if k not in ("board", "_board")}
+    mine = dict(mine)
+    for key in ("score", "_score"):
+        np.testing.assert_array_equal(mine.pop(key), theirs[key.replace("score", "total_score")])
+    assert mine.keys() == theirs.keys(), where
+    for key, value in theirs.items():
+        if key == "final_obs":
+            for i, (x, y) in enumerate(zip(mine[key], value, strict=True)):
+                assert (x is None) == (y is None), f"final_obs[{i}] {where}"
+                if y is not None:
+                    np.testing.assert_array_equal(x, y, err_msg=f"final_obs[{i}] {where}")
+        elif key == "final_info":
+            _same_infos(mine[key], value, f"final_info {where}")
+        else:
+            np.testing.assert_array_equal(mine[key], value, err_msg=f"{key} {where}")
+
+
+@pytest.mark.parametrize("mode", list(gym.vector.AutoresetMode))
+@pytest.mark.parametrize(
+    "obs_mode, illegal_action, limit",
+    # Illegal actions end the episode: many short episodes, some cut at the
+    # limit (on the very step that ends one, too); else whole games.
+    [("exponents", "terminate", 12), ("onehot", "noop", 150)],
+)
+def test_every_autoreset_mode_steps_as_gymnasiums_sync_vector_env(mode, obs_mode, illegal_action, limit):
+    # See: issue 55, item 18.
+    n = 4
+    settings = dict(obs_mode=obs_mode, illegal_action=illegal_action)
+    mine = py2048.VectorEnv2048(num_envs=n, max_episode_steps=limit, autoreset_mode=mode, **settings)
+    theirs = gym.vector.SyncVectorEnv(
+        [lambda: gym.wrappers.TimeLimit(py2048.Env2048(**settings), limit) for _ in range(n)],
+        autoreset_mode=mode,
+    )
+    assert mine.metadata["autoreset_mode"] == theirs.metadata["autoreset_mode"] == mode
+    a, b = mine.reset(seed=3), theirs.reset(seed=3)
+    np.testing.assert_array_equal(a[0], b[0])
+    _same_infos(a[1], b[1], "after the reset")
+    rng = np.random.default_rng(7)
+    seen = {"terminated": 0, "truncated": 0, "both": 0}
+    for t in range(700):
+        actions = rng.integers(0, 4, size=n)
+        a, b = mine.step(actions), theirs.step(actions)
+        for name, x, y in zip(["obs", "rewards", "terminated", "truncated"], a[:4], b[:4]):
+            np.testing.assert_array_equal(x, y, err_msg=f"{name} at step {t}")
+        _same_infos(a[4], b[4], f"at step {t}")
+        seen["terminated"] += int(a[2].sum())
+        seen["truncated"] += int(a[3].sum())
+        seen["both"] += int((a[2] & a[3]).sum())
+        ended = a[2] | a[3]
+        if mode == gym.vector.AutoresetMode.DISABLED and ended.any():
+            # Nothing resets itself; a step now would play past the end.
+            with pytest.raises(RuntimeError, match=r"ended and autoreset_mode is Disabled"):
+                mine.step(actions)
+            a = mine.reset(options={"reset_mask": ended.copy()})
+            b = theirs.reset(options={"reset_mask": ended.copy()})
+            np.testing.assert_array_equal(a[0], b[0])
+            _same_infos(a[1], b[1], f"the reset after step {t}")
+    assert seen["terminated"] >= 5 and seen["truncated"] >= 5, seen
+    if illegal_action == "terminate":
+        assert seen["both"] >= 1, seen
+
+
+def test_autoreset_mode_is_checked_and_reaches_make_vec():
+    envs = gym.make_vec(py2048.ENV_ID, num_envs=2, vectorization_mode="vector_entry_point",
+                        autoreset_mode="SameStep")
+    assert envs.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+    # The class's own metadata stays the default.
+    assert py2048.VectorEnv2048.metadata["autoreset_mode"] == gym.vector.AutoresetMode.NEXT_STEP
+    with pytest.raises(ValueError, match="autoreset_mode must be"):
+        py2048.VectorEnv2048(num_envs=2, autoreset_mode="sometimes")
+
+
+@pytest.mark.parametrize("mode", list(gym.vector.AutoresetMode))
+def test_a_pickled_batch_keeps_its_autoreset_mode(mode):
+    import pickle
+
+    env = py2048.VectorEnv2048(num_envs=2, autoreset_mode=mode, illegal_action="terminate")
+    env.reset(seed=1)
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy.metadata["autoreset_mode"] == mode
+    assert copy._core.__getnewargs__()[-1] == mode.value
 
 
 def test_infos_carry_gymnasium_2048s_keys():

@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-SHIPPED_WEIGHTS: str
 MAX_EXPONENT: int
 MAX_THREADS: int
 
@@ -67,8 +66,8 @@ _VecInfos = tuple[
     npt.NDArray[np.uint8],
     npt.NDArray[np.uint64],
 ]
-# Same-step autoreset: ended environments, their last observations, scores.
-_VecEnded = tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint8], npt.NDArray[np.uint64]]
+# Same-step autoreset: ended environments, their last observations and infos.
+_VecEnded = tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint8], _VecInfos]
 _VecStep = tuple[
     npt.NDArray[np.uint8],
     npt.NDArray[np.float64],
@@ -88,10 +87,10 @@ class VecCore:
         illegal_action: str,
         illegal_penalty: float,
         max_steps: int | None,
-        same_step: bool = False,
+        autoreset: str = "NextStep",
     ) -> None: ...
     def __len__(self) -> int: ...
-    def __getnewargs__(self) -> tuple[int, float, str, int, str, float, int | None, bool]: ...
+    def __getnewargs__(self) -> tuple[int, float, str, int, str, float, int | None, str]: ...
     def __getstate__(self) -> bytes: ...
     def __setstate__(self, state: bytes) -> None: ...
     def seed(self, seeds: list[int | None]) -> None: ...
@@ -107,6 +106,8 @@ class VecCore:
         masks: npt.NDArray[np.int8],
     ) -> None: ...
     def boards(self) -> npt.NDArray[np.uint64]: ...
+    def scores(self) -> npt.NDArray[np.uint64]: ...
+    def exponents(self) -> npt.NDArray[np.uint8]: ...
     def masks(self) -> npt.NDArray[np.int8]: ...
 
 class Solver:

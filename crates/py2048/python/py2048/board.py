@@ -102,7 +102,7 @@ def encode(boards: Any, obs_mode: ObsMode = "onehot", max_pow: int = 16) -> npt.
     channel); ``"exponents"``: ``boards.shape + (4, 4)``.
     """
     b = as_boards(boards)
-    out = _native.encode(b.reshape(-1), obs_mode, int(max_pow))
+    out = _native.encode(b.reshape(-1), obs_mode, whole(max_pow, "max_pow", minimum=2, maximum=256))
     return out.reshape(b.shape + out.shape[1:])
 
 

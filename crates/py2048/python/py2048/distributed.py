@@ -32,8 +32,11 @@ import functools
 import hashlib
 import math
 import os
+import re
+import socket
 import sys
 import tempfile
+import threading
 import time
 import warnings
 from collections.abc import Iterator, Sequence
@@ -46,7 +49,7 @@ import numpy as np
 
 from py2048 import _native
 from py2048.board import whole
-from py2048.solver import PRESETS, SHIPPED_WEIGHTS
+from py2048.solver import PRESETS, shipped_weights
 
 __all__ = [
     "Comparison",
@@ -166,7 +169,7 @@ class Player:
         """The weights file a learned player loads on the driver."""
         if not self.learned:
             return None
-        return SHIPPED_WEIGHTS if self.weights is None else self.weights
+        return shipped_weights() if self.weights is None else self.weights
 
     def options(self) -> str:
         """The options of ``cli-ascii`` that give this player."""
@@ -356,6 +359,68 @@ def _ray() -> Any:
     return ray
 
 
+#: Seconds the driver waits for a cluster's address to answer before it
+#: gives up: Ray's own loop retries an address where nothing answers for
+#: many minutes.
+CONNECT_TIMEOUT = 5.0
+
+# The opening of an HTTP/2 connection (RFC 9113: the client preface, then an
+# empty SETTINGS frame). A Ray head's port speaks gRPC, which answers with a
+# SETTINGS frame of its own (frame type 4, the fourth byte of its header).
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
+def _check_address(address: str | None) -> None:
+    """A ``ConnectionError`` naming the address, within seconds, when the
+    cluster a call would join (``address``, or ``RAY_ADDRESS`` where Ray
+    reads it) does not answer as a Ray head does; nothing when this process
+    is connected already or Ray finds or starts a cluster itself."""
+    if not (address is None or isinstance(address, str)):
+        raise TypeError(f"address must be a str, got {type(address).__name__}")
+    if _ray().is_initialized():
+        return
+    target, named = address, f"address={address!r}"
+    if address in (None, "auto") and os.environ.get("RAY_ADDRESS"):
+        target = os.environ["RAY_ADDRESS"]
+        named = f"RAY_ADDRESS={target!r}"
+    if target is None or target in ("auto", "local"):
+        return
+    host, colon, port = target.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit():
+        return  # Ray refuses a malformed address at once, with its own message
+    host, port_number = host.strip("[]"), int(port)
+    reply = b""
+    try:
+        with socket.create_connection((host, port_number), timeout=CONNECT_TIMEOUT) as conn:
+            # Under TLS the first bytes are a TLS handshake's: an open port
+            # is all that can be checked without Ray's certificates.
+            if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+                return
+            conn.settimeout(CONNECT_TIMEOUT)
+            conn.sendall(_HTTP2_PREFACE)
+            while len(reply) < 9:
+                chunk = conn.recv(9 - len(reply))
+                if not chunk:
+                    break
+                reply += chunk
+    except socket.gaierror:
+        reason = f"no host is named {host!r}"
+    except ConnectionRefusedError:
+        reason = f"nothing listens on port {port_number} of {host}"
+    except TimeoutError:
+        reason = f"no answer within {CONNECT_TIMEOUT:.0f} s"
+    except OSError as e:
+        reason = e.strerror or str(e)
+    else:
+        if len(reply) == 9 and reply[3] == 4:
+            return
+        reason = (
+            "something answers there, but not a Ray head (the address is the head's"
+            " `ray start --head --port`, 6379 unless given; the dashboard's 8265 is not it)"
+        )
+    raise ConnectionError(f"cannot reach a Ray cluster at {named}: {reason}")
+
+
 @contextlib.contextmanager
 def _session(address: str | None) -> Iterator[Any]:
     """Ray, connected: to a running session as it is, else started (or
@@ -364,14 +429,127 @@ def _session(address: str | None) -> Iterator[Any]:
     if ray.is_initialized():
         yield ray
         return
-    if address is None:
-        ray.init(include_dashboard=False, log_to_driver=True)
-    else:
-        ray.init(address=address, log_to_driver=True)
+    try:
+        if address is None:
+            ray.init(include_dashboard=False, log_to_driver=True)
+        else:
+            ray.init(address=address, log_to_driver=True)
+    except ConnectionError as e:
+        named = address if address not in (None, "auto") else os.environ.get("RAY_ADDRESS")
+        if not named:
+            raise  # no cluster found on this machine: Ray's message says so
+        # A head that answers (_check_address saw it) but refuses the
+        # driver asks for a token.
+        raise ConnectionError(
+            f"cannot join the Ray cluster at {named}: {e} (a head started with"
+            " RAY_AUTH_MODE=token admits only drivers that say RAY_AUTH_MODE=token and hold"
+            " its token)"
+        ) from e
     try:
         yield ray
     finally:
         ray.shutdown()
+
+
+class _LostWorkers:
+    """One line on stderr for each worker process or node that Ray reports
+    lost during a run, in place of Ray's reports: a killed node makes each
+    of its agents send every driver the raylet's last 20 log lines (dozens
+    of lines), a killed worker two long lines. Ray plays the lost games
+    again (``max_retries``), and the line says so.
+
+    Ray has no public hook for these messages: the filter wraps the function
+    its listener thread prints them with, and lets every other message
+    through, and every message while no run is on. A Ray without that
+    function prints its own reports."""
+
+    _lock = threading.Lock()
+    _runs = 0
+    _seen: set[str] = set()
+    _installed = False
+
+    # "[2026-11-27 21:14:34,302 I 15231 15231] (raylet) ...": the lost
+    # raylet's process id, in the log lines of Ray's report.
+    _NODE = re.compile(
+        r"Raylet is terminated\. Termination is unexpected\."
+        r"(?:.*?\[[^\]]* [A-Z] (\d+) \d+\] \(raylet\))?",
+        re.S,
+    )
+    _WORKER = re.compile(
+        r"A worker died or was killed while executing a task by an unexpected system error\..*?"
+        r"Worker IP address: (\S+) .*?Worker PID: (\d+)", re.S
+    )
+    # What Ray says besides, of a game or a table build it plays again.
+    _RETRIED = re.compile(
+        r"Task (?:_play|_open_tables) failed\. There are \d+ retries remaining,"
+        r" so the task will be retried\."
+    )
+
+    @classmethod
+    @contextlib.contextmanager
+    def reported(cls) -> Iterator[None]:
+        with cls._lock:
+            cls._install()
+            cls._runs += 1
+        try:
+            yield
+        finally:
+            with cls._lock:
+                cls._runs -= 1
+                if not cls._runs:
+                    cls._seen.clear()
+
+    @classmethod
+    def _install(cls) -> None:
+        if cls._installed:
+            return
+        try:
+            from ray._private import worker as ray_worker
+        except ImportError:
+            return
+        original = getattr(ray_worker, "print_to_stdstream", None)
+        if original is None:
+            return
+
+        def print_to_stdstream(data: Any, *args: Any, **kwargs: Any) -> Any:
+            if not cls._swallowed(data):
+                return original(data, *args, **kwargs)
+            return None
+
+        ray_worker.print_to_stdstream = print_to_stdstream
+        cls._installed = True
+
+    @classmethod
+    def _swallowed(cls, data: Any) -> bool:
+        """Whether ``data`` is one of Ray's reports of a lost worker or node
+        during a run (then the line is written here, once for each)."""
+        if not cls._runs or not isinstance(data, dict) or data.get("pid") != "raylet":
+            return False
+        text = "".join(str(line) for line in data.get("lines") or [])
+        if cls._RETRIED.match(text):
+            return True
+        if node := cls._NODE.match(text):
+            key = f"node {node.group(1) or text}"
+            line = (
+                "lost a Ray node (its raylet ended unexpectedly: killed, out of memory or"
+                " crashed); the games it was playing are played again on the others"
+            )
+        elif worker := cls._WORKER.match(text):
+            key = f"worker {worker.group(1)} {worker.group(2)}"
+            line = (
+                f"lost a Ray worker (process {worker.group(2)} on {worker.group(1)}: killed, out"
+                " of memory or crashed); its game is played again"
+            )
+        else:
+            return False
+        with cls._lock:
+            if key in cls._seen:
+                return True
+            cls._seen.add(key)
+        start = "\r\x1b[2K" if sys.stderr.isatty() else ""
+        sys.stderr.write(f"{start}py2048: {line}\n")
+        sys.stderr.flush()
+        return True
 
 
 class _Shipped(NamedTuple):
@@ -555,7 +733,8 @@ def tournament(
         max_moves: end each game after this many moves.
         address: the Ray cluster (default: the session already initialised,
             else Ray's choice: this machine's cluster if it runs one, else a
-            new local instance).
+            new local instance). One where no Ray head answers is a
+            ``ConnectionError`` within :data:`CONNECT_TIMEOUT` seconds.
         progress: a progress line on stderr.
         in_flight: the most games submitted at once (default: twice the
             cluster's CPUs).
@@ -566,6 +745,7 @@ def tournament(
     _ray()  # without Ray, fail before any file is touched
     games = whole(games, "games", minimum=1)
     seed_start = whole(seed_start, "seed_start")
+    _check_address(address)
     if max_moves is not None:
         max_moves = whole(max_moves, "max_moves", minimum=1)
     if in_flight is not None:
@@ -622,6 +802,7 @@ def compare(
     _ray()  # without Ray, fail before any file is touched
     games = whole(games, "games", minimum=1)
     seed_start = whole(seed_start, "seed_start")
+    _check_address(address)
     if in_flight is not None:
         in_flight = whole(in_flight, "in_flight", minimum=1)
     tile = whole(tile, "tile", minimum=2, maximum=2**31)
@@ -747,7 +928,7 @@ def _run(
     results: list[dict[int, Record]] = [{} for _ in players]
     if not todo:
         return results
-    with _session(address) as ray:
+    with _session(address) as ray, _LostWorkers.reported():
         largest = max(
             (n["Resources"].get("CPU", 0) for n in ray.nodes() if n.get("Alive")), default=0
         )

@@ -3,6 +3,7 @@ Rust engine, compatible with gymnasium-2048's conventions."""
 
 from __future__ import annotations
 
+import time
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -27,19 +28,48 @@ def observation_space(size: int, obs_mode: str, max_pow: int) -> spaces.Box:
     return spaces.Box(low=0, high=MAX_EXPONENT, shape=(size, size), dtype=np.uint8)
 
 
-def _as_action(action: Any) -> Any:
-    """A numpy scalar or 0-d array as an int; other types go to the engine,
-    which rejects what is not an integer with a ``TypeError``."""
+def _as_action(action: Any) -> int:
+    """An action as an int from 0 to 3: a ``TypeError`` for what is not an
+    integer (a bool included), a ``ValueError`` for any other integer."""
     if isinstance(action, np.ndarray):
         if action.shape != () or not np.issubdtype(action.dtype, np.integer):
             raise TypeError(
                 f"an action is one integer 0 to 3, got an array of shape {action.shape}"
                 f" and dtype {action.dtype}"
             )
-        return int(action)
-    if isinstance(action, np.integer):
-        return int(action)
-    return action
+        action = int(action)
+    elif isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"an action is one integer 0 to 3, got {type(action).__name__}")
+    if not 0 <= action <= 3:
+        raise ValueError(f"action {action} is not one of 0 (up), 1 (right), 2 (down), 3 (left)")
+    return int(action)
+
+
+class FrameClock:
+    """What ``pygame.time.Clock`` offers code written for gymnasium-2048
+    (its ``env.unwrapped.clock.tick(fps)``), without pygame: ``tick`` holds
+    the calls to at most ``framerate`` a second."""
+
+    def __init__(self) -> None:
+        self._last: float | None = None
+        self._time = 0
+
+    def tick(self, framerate: float = 0) -> int:
+        """Waits until ``1 / framerate`` seconds have passed since the last
+        call (not at all for 0); the milliseconds since that call."""
+        now = time.monotonic()
+        if self._last is not None and framerate > 0:
+            wait = self._last + 1 / framerate - now
+            if wait > 0:
+                time.sleep(wait)
+                now = time.monotonic()
+        self._time = 0 if self._last is None else round(1000 * (now - self._last))
+        self._last = now
+        return self._time
+
+    def get_time(self) -> int:
+        """The milliseconds between the last two calls of :meth:`tick`."""
+        return self._time
 
 
 class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
@@ -51,9 +81,12 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
 
     Args:
         render_mode: ``"ansi"`` (the bordered board as text),
-            ``"rgb_array"`` (an image as a numpy array), ``"human"`` (the
-            board printed to the terminal after every reset and step; no
-            pygame needed) or ``None``.
+            ``"rgb_array"`` (gymnasium-2048's picture, ``(460, 400, 3)``: the
+            board and the score beneath, drawn with numpy), ``"human"``
+            (after every reset and step, that picture in a pygame window at
+            ``render_fps`` frames a second, as gymnasium-2048 shows it; with
+            no pygame, or no display for its window, the ``"ansi"`` text
+            printed to the terminal) or ``None``.
         size: rows and columns, 2 to 8 (4 is the packed fast path).
         max_pow: one-hot channels (gymnasium-2048's option): channel ``e`` is
             lit for exponent ``e`` (0 empty); exponents at or above
@@ -72,6 +105,10 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
     ``step_score``, ``total_score``, ``max``: the largest exponent,
     ``is_legal``, ``illegal_count``) and ``action_mask``: int8, which actions
     change the board the agent now sees. Every array is new on every call.
+    The same figures are attributes, as gymnasium-2048's environment has
+    them: :attr:`total_score`, :attr:`step_score`, :attr:`is_legal`,
+    :attr:`illegal_count`, and :attr:`board`; and :attr:`clock` in human
+    mode.
 
     ``reset(seed=s)`` starts a stream of episode seeds: the same seed gives
     the same games, whatever else happened before.
@@ -111,11 +148,22 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
         self.observation_space = observation_space(self.size, obs_mode, max_pow)
         self.action_space = spaces.Discrete(4)
         self._seeded = False
-        self._total_score = 0
+        self._step_score = 0
+        self._is_legal = True
+        # The array env.board handed out, and what it held then: edits made
+        # in place reach the game before it is next read or stepped.
+        self._board: npt.NDArray[np.uint8] | None = None
+        self._board_was: npt.NDArray[np.uint8] | None = None
+        self._window: render.Window | None = None
+        #: gymnasium-2048's frame clock in human mode (``tick(fps)``), else
+        #: ``None`` as there.
+        self.clock: FrameClock | None = FrameClock() if render_mode == "human" else None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.uint8], dict[str, Any]]:
+        if seed is not None:
+            seed = whole(seed, "seed")
         super().reset(seed=seed)
         if seed is not None:
             self._core.seed(seed)
@@ -124,6 +172,8 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
             self._core.seed(int(self.np_random.integers(0, 2**63)))
             self._seeded = True
         obs = self._core.reset()
+        self._board = self._board_was = None
+        self._step_score, self._is_legal = 0, True
         info = {
             "board": self._core.exponents(),
             "step_score": 0,
@@ -142,9 +192,17 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
     ) -> tuple[npt.NDArray[np.uint8], SupportsFloat, bool, bool, dict[str, Any]]:
         if type(action) is not int:
             action = _as_action(action)
-        obs, reward, terminated, legal, gained, mask, board, total, top, n_illegal = (
-            self._core.step(action)
-        )
+        if self._board is not None:
+            self._take_board_edits()
+            self._board = self._board_was = None
+        try:
+            obs, reward, terminated, legal, gained, mask, board, total, top, n_illegal = (
+                self._core.step(action)
+            )
+        except OverflowError:
+            _as_action(action)  # a ValueError for an int past the engine's
+            raise
+        self._step_score, self._is_legal = gained, legal
         info = {
             "board": board,
             "step_score": gained,
@@ -164,13 +222,23 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Which actions change the board now, as booleans (the method
         sb3-contrib's MaskablePPO calls)."""
+        self._take_board_edits()
         return self._core.action_mask().astype(np.bool_)
 
     @property
     def board(self) -> npt.NDArray[np.uint8]:
-        """The exponents of the board, ``(size, size)`` (a copy: write the
-        whole board back to change it)."""
-        return self._core.exponents()
+        """The exponents of the board, ``(size, size)`` uint8, as
+        gymnasium-2048's ``env.board``: an edit made in place
+        (``env.board[0, 0] = 11``) is the game's board from then on, until
+        the next step or reset, which leave this array behind (read
+        ``env.board`` again). A value that is no exponent raises a
+        ``ValueError`` at the next use. The score, the move count and the
+        spawns go on from the board as edited."""
+        self._take_board_edits()
+        if self._board is None:
+            self._board = self._core.exponents()
+            self._board_was = self._board.copy()
+        return self._board
 
     @board.setter
     def board(self, board: Any) -> None:
@@ -178,6 +246,41 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
         packed ``int`` or a one-hot observation); the score, the move count
         and the spawns go on from there."""
         self._core.set_board(as_exponents(board))
+        self._board = self._board_was = None
+
+    def _take_board_edits(self) -> None:
+        """Puts in the game what was written into :attr:`board`'s array in
+        place since it was handed out."""
+        if self._board is None or np.array_equal(self._board, self._board_was):
+            return
+        try:
+            self._core.set_board(as_exponents(self._board))
+        except (TypeError, ValueError) as e:
+            # The game keeps its board; env.board reads it afresh.
+            self._board = self._board_was = None
+            raise ValueError(f"env.board was edited into a board the game cannot hold: {e}") from e
+        self._board_was = self._board.copy()
+
+    @property
+    def total_score(self) -> int:
+        """The episode's score so far (gymnasium-2048's name; as :attr:`score`)."""
+        return self._core.score()
+
+    @property
+    def step_score(self) -> int:
+        """What the last step's merges scored (0 after a reset)."""
+        return self._step_score
+
+    @property
+    def is_legal(self) -> bool:
+        """Whether the last step's action changed the board (``True`` after
+        a reset)."""
+        return self._is_legal
+
+    @property
+    def illegal_count(self) -> int:
+        """The episode's illegal actions so far."""
+        return self._core.illegal_count()
 
     @staticmethod
     def apply_action(board: Any, action: int) -> tuple[npt.NDArray[np.uint8], int, bool]:
@@ -196,6 +299,7 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
     @property
     def packed_board(self) -> int:
         """The packed board (4x4 only), for :func:`py2048.apply_action`."""
+        self._take_board_edits()
         packed = self._core.packed()
         if packed is None and self.size == 4:
             raise ValueError("this board holds a tile past 32768, which a packed int cannot")
@@ -209,13 +313,33 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
         return self._core.score()
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:  # type: ignore[override]
+        self._take_board_edits()
         if self.render_mode == "ansi":
             return render.ansi(self._core.exponents(), self._core.score())
         if self.render_mode == "rgb_array":
-            return render.rgb(self._core.exponents())
+            return render.rgb(self._core.exponents(), self._core.score())
         if self.render_mode == "human":
-            print(render.ansi(self._core.exponents(), self._core.score()), flush=True)
+            if self._window is None:
+                self._window = render.Window()
+            frame = render.rgb(self._core.exponents(), self._core.score())
+            if self._window.show(frame):
+                assert self.clock is not None
+                self.clock.tick(self.metadata["render_fps"])
+            else:
+                print(render.ansi(self._core.exponents(), self._core.score()), flush=True)
         return None
+
+    def close(self) -> None:
+        """Closes the human mode's window, if one is open."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A copy opens a window of its own when it renders.
+        state = self.__dict__.copy()
+        state["_window"] = None
+        return state
 
 
 class TwentyFortyEightEnv(Env2048):

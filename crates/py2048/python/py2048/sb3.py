@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
 
 try:
     from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
@@ -36,7 +37,7 @@ except ImportError as err:  # pragma: no cover - depends on the install
         " (or pip install stable-baselines3)"
     ) from err
 
-from py2048 import _native, render
+from py2048 import render
 from py2048.board import ObsMode, as_actions, whole
 from py2048.env import observation_space
 from py2048.vector import batch_core
@@ -71,7 +72,7 @@ class SB3VecEnv2048(VecEnv):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self._core = batch_core(
             num_envs, max_pow, obs_mode, four_probability, illegal_action,
-            illegal_penalty, max_episode_steps, same_step=True,
+            illegal_penalty, max_episode_steps, autoreset=AutoresetMode.SAME_STEP,
         )
         self._render_mode = render_mode
         self._seeded = False
@@ -106,9 +107,10 @@ class SB3VecEnv2048(VecEnv):
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32], npt.NDArray[np.bool_], list[dict[str, Any]]]:
         if self._actions is None:
             raise RuntimeError("step_wait() without step_async(actions) first")
-        obs, rewards, terminated, truncated, _, (ended, last_obs, last_scores) = self._core.step(
+        obs, rewards, terminated, truncated, _, (ended, last_obs, finals) = self._core.step(
             self._actions
         )
+        last_scores = finals[1]
         self._actions = None
         dones = terminated | truncated
         late = truncated & ~terminated
@@ -132,8 +134,8 @@ class SB3VecEnv2048(VecEnv):
     def get_images(self) -> Sequence[npt.NDArray[np.uint8] | None]:
         if self._render_mode != "rgb_array":
             return [None] * self.num_envs
-        exps = _native.encode(self._core.boards(), "exponents", 16)
-        return [render.rgb(e) for e in exps]
+        scores = self._core.scores().tolist()
+        return [render.rgb(e, s) for e, s in zip(self._core.exponents(), scores)]
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
         n = len(self._indices(indices))

@@ -31,21 +31,27 @@ PRESETS: tuple[str, ...] = tuple(_native.PRESETS)
 DEFAULT_PRESET: str = _native.DEFAULT_PRESET
 
 #: The weights file the learned presets load by default: the one the wheel
-#: carries (``py2048/weights/``), or, in a build without it, the one in the
-#: source checkout the package was built from.
-SHIPPED_WEIGHTS: str = next(
-    (
-        str(path)
-        for path in [Path(__file__).parent / "weights" / "4x6.n2048"]
-        if path.is_file()
-    ),
-    _native.SHIPPED_WEIGHTS,
-)
+#: carries (``py2048/weights/``; in a source checkout, a link to the
+#: repository's).
+SHIPPED_WEIGHTS: str = str(Path(__file__).parent / "weights" / "4x6.n2048")
+
+
+def shipped_weights() -> str:
+    """:data:`SHIPPED_WEIGHTS`, or a ``FileNotFoundError`` that says to
+    reinstall py2048 when this installation lacks it."""
+    if not os.path.isfile(SHIPPED_WEIGHTS):
+        raise FileNotFoundError(
+            f"py2048's shipped network {SHIPPED_WEIGHTS} is missing from this installation:"
+            " reinstall py2048 (pip install --force-reinstall py2048, or pip install"
+            " ./crates/py2048 from a clone of the repository), or pass weights=PATH to a"
+            " weights file"
+        )
+    return SHIPPED_WEIGHTS
 
 
 def _weights(weights: str | os.PathLike[str] | None) -> str:
     """The weights file to load: ``weights``, or the shipped one."""
-    return SHIPPED_WEIGHTS if weights is None else os.fspath(weights)
+    return shipped_weights() if weights is None else os.fspath(weights)
 
 
 @dataclass(frozen=True)
@@ -170,7 +176,7 @@ class Solver:
             preset = DEFAULT_PRESET
         self.preset = preset
         if weights is None and _native.is_learned(preset):
-            weights = SHIPPED_WEIGHTS
+            weights = shipped_weights()
         if depth_bonus is not None:
             depth_bonus = whole(depth_bonus, "depth_bonus", minimum=-12, maximum=12)
         for name, value in (("prob_cutoff", prob_cutoff), ("heuristic", heuristic)):

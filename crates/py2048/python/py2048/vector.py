@@ -1,5 +1,6 @@
 """``VectorEnv2048``: N games of 2048 stepped by the Rust engine in one call
-(the GIL released), as a gymnasium ``VectorEnv`` with next-step autoreset."""
+(the GIL released), as a gymnasium ``VectorEnv`` under any of gymnasium's
+autoreset modes."""
 
 from __future__ import annotations
 
@@ -27,17 +28,33 @@ def batch_core(
     illegal_penalty: float,
     max_episode_steps: Any,
     *,
-    same_step: bool,
+    autoreset: AutoresetMode,
 ) -> Any:
-    """The native batch behind :class:`VectorEnv2048` (next-step autoreset)
-    and ``py2048.sb3.SB3VecEnv2048`` (same-step), its settings checked."""
+    """The native batch behind :class:`VectorEnv2048` and
+    ``py2048.sb3.SB3VecEnv2048`` (same-step autoreset), its settings
+    checked."""
     if max_episode_steps is not None:
         max_episode_steps = whole(max_episode_steps, "max_episode_steps", minimum=1)
     return _native.VecCore(
         whole(num_envs, "num_envs", minimum=1), float(four_probability), obs_mode,
         whole(max_pow, "max_pow"), illegal_action, float(illegal_penalty),
-        max_episode_steps, same_step,
+        max_episode_steps, autoreset.value,
     )
+
+
+def _autoreset_mode(mode: Any) -> AutoresetMode:
+    """``mode`` as gymnasium's ``AutoresetMode`` (which it may be, or name by
+    its value, as ``SyncVectorEnv`` reads it)."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    try:
+        return AutoresetMode(mode)
+    except ValueError:
+        names = ", ".join(repr(m.value) for m in AutoresetMode)
+        raise ValueError(
+            f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of {names},"
+            f" got {mode!r}"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -64,9 +81,21 @@ class VectorEnv2048(VectorEnv):
     ``four_probability``, ``illegal_action``, ``illegal_penalty``,
     ``render_mode``), plus ``max_episode_steps`` (an episode is truncated
     after that many steps; ``gymnasium.make_vec`` passes the registered
-    limit). Autoreset is next-step: the step after an episode ends resets
-    that environment, ignores its action, and returns its first observation
-    with reward 0.
+    limit) and ``autoreset_mode``, gymnasium's ``AutoresetMode`` or its
+    value, with ``SyncVectorEnv``'s meaning:
+
+    - ``NEXT_STEP`` (the default): the step after an episode ends resets
+      that environment, ignores its action, and returns its first
+      observation with reward 0;
+    - ``SAME_STEP``: the step that ends an episode resets it at once and
+      returns the new episode's first observation and infos; the ended
+      episode's last observation and infos are in ``infos["final_obs"]``
+      (an object array, ``None`` for the others) and ``infos["final_info"]``
+      (a dict of batched infos), marked in ``infos["_final_obs"]`` and
+      ``infos["_final_info"]``;
+    - ``DISABLED``: nothing resets itself: ``reset(options={"reset_mask":
+      m})`` resets the ended environments, and a step while one has ended
+      and not been reset raises a ``RuntimeError``.
 
     ``reset(seed=s)`` seeds environment ``i`` with ``s + i``: it then plays
     exactly the games ``Env2048().reset(seed=s + i)`` plays, episode after
@@ -82,6 +111,7 @@ class VectorEnv2048(VectorEnv):
     :func:`py2048.unpack` of :attr:`boards`).
     """
 
+    #: The class's; each batch's ``metadata["autoreset_mode"]`` is its own.
     metadata = {
         "autoreset_mode": AutoresetMode.NEXT_STEP,
         "render_modes": ["ansi", "rgb_array"],
@@ -98,6 +128,7 @@ class VectorEnv2048(VectorEnv):
         illegal_action: str = "noop",
         illegal_penalty: float = 1.0,
         max_episode_steps: int | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
         if size != 4:
             raise ValueError(f"the batched environment plays 4x4 boards only, not {size}x{size}")
@@ -105,9 +136,11 @@ class VectorEnv2048(VectorEnv):
             raise ValueError(
                 f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
             )
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self._core = batch_core(
             num_envs, max_pow, obs_mode, four_probability, illegal_action,
-            illegal_penalty, max_episode_steps, same_step=False,
+            illegal_penalty, max_episode_steps, autoreset=self.autoreset_mode,
         )
         self.num_envs = len(self._core)
         self.render_mode = render_mode
@@ -128,9 +161,14 @@ class VectorEnv2048(VectorEnv):
         mask = _reset_mask(options, n)
         chosen = [True] * n if mask is None else [bool(m) for m in mask]
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            super().reset(seed=int(seed))
-            seeds = [whole(seed, "seed") + i if c else None for i, c in enumerate(chosen)]
-            self._core.seed(seeds)
+            first = whole(seed, "seed")
+            if first + n - 1 >= 2**64:
+                raise ValueError(
+                    f"seed must be at most 2**64 - num_envs = {2**64 - n}, as environment i"
+                    f" plays seed + i, got {first}"
+                )
+            super().reset(seed=first)
+            self._core.seed([first + i if c else None for i, c in enumerate(chosen)])
             self._seeded = True
         elif seed is not None:
             given = list(seed)
@@ -152,7 +190,7 @@ class VectorEnv2048(VectorEnv):
                 self._core.seed([int(s) for s in self.np_random.integers(0, 2**63, size=n)])
                 self._seeded = True
         out = self._core.reset(None if mask is None else chosen)
-        return out[0], self._infos(out, None if mask is None else mask)
+        return out[0], self._infos(out[4], None if mask is None else mask)
 
     def step(
         self, actions: Any
@@ -169,7 +207,23 @@ class VectorEnv2048(VectorEnv):
                 f"expected one action per environment, shape ({self.num_envs},), got {a.shape}"
             )
         out = self._core.step(a)
-        return out[0], out[1], out[2], out[3], self._infos(out, None)
+        infos = self._infos(out[4], None)
+        ended, final_obs, final_infos = out[5]
+        if len(ended):
+            # SyncVectorEnv's same-step form: the ended episodes' last
+            # observations one by one, their infos batched with masks.
+            present = np.zeros(self.num_envs, dtype=np.bool_)
+            present[ended.astype(np.intp)] = True
+            observations = np.full(self.num_envs, None, dtype=object)
+            for k, i in enumerate(ended.tolist()):
+                observations[i] = final_obs[k]
+            infos["final_obs"], infos["_final_obs"] = observations, present
+            rows = ended.astype(np.intp)
+            infos["final_info"] = self._infos(
+                tuple(_scatter(v, rows, self.num_envs) for v in final_infos), present
+            )
+            infos["_final_info"] = present.copy()
+        return out[0], out[1], out[2], out[3], infos
 
     def buffers(self) -> StepBuffers:
         """New arrays for :meth:`step_into`, of this batch's shapes."""
@@ -227,11 +281,20 @@ class VectorEnv2048(VectorEnv):
                     raise ValueError(f"out.{name} and out.{other_name} share memory")
             arrays.append((name, arr))
 
-    def _infos(self, out: tuple[Any, ...], mask: npt.NDArray[np.bool_] | None) -> dict[str, Any]:
-        """The batched infos of a step or reset; ``mask`` marks the
-        environments that have them (all when ``None``)."""
-        masks, scores, legal, gained, top, illegal = out[4]
-        present = np.ones(self.num_envs, dtype=np.bool_) if mask is None else mask.copy()
+    def _infos(
+        self, values: tuple[Any, ...], present: npt.NDArray[np.bool_] | None
+    ) -> dict[str, Any]:
+        """The batched infos of a step or reset; ``present`` marks the
+        environments that have them (all when ``None``): the others' entries
+        are zeros, as gymnasium batches infos some environments lack."""
+        if present is None:
+            present = np.ones(self.num_envs, dtype=np.bool_)
+        else:
+            values = tuple(
+                np.where(present.reshape(-1, *([1] * (v.ndim - 1))), v, 0).astype(v.dtype)
+                for v in values
+            )
+        masks, scores, legal, gained, top, illegal = values
         infos: dict[str, Any] = {}
         for key, value in (
             ("action_mask", masks),
@@ -259,10 +322,18 @@ class VectorEnv2048(VectorEnv):
     def render(self) -> tuple[Any, ...] | None:
         if self.render_mode is None:
             return None
-        exps = _native.encode(self._core.boards(), "exponents", 16)
+        exps, scores = self._core.exponents(), self._core.scores().tolist()
         if self.render_mode == "ansi":
-            return tuple(render.ansi(e) for e in exps)
-        return tuple(render.rgb(e) for e in exps)
+            return tuple(render.ansi(e, s) for e, s in zip(exps, scores))
+        return tuple(render.rgb(e, s) for e, s in zip(exps, scores))
+
+
+def _scatter(values: npt.NDArray[Any], rows: npt.NDArray[np.intp], n: int) -> npt.NDArray[Any]:
+    """``values`` (one per row of ``rows``) in an array of ``n`` rows, the
+    others zeros."""
+    out = np.zeros((n, *values.shape[1:]), dtype=values.dtype)
+    out[rows] = values
+    return out
 
 
 def _reset_mask(options: dict[str, Any] | None, n: int) -> npt.NDArray[np.bool_] | None:
