@@ -142,13 +142,7 @@ pub(crate) fn distill(args: &DistillArgs) -> anyhow::Result<()> {
     for f in tables.formations() {
         let states = by_formation.remove(&f).unwrap_or_default();
         let table = tables.table(f).context("a table of the set")?;
-        // The step is played only from STEP_MIN_ODDS up: a state below
-        // reads as no state at all.
-        let floor = match f.shape() {
-            endgame::Shape::Step => solver_expectimax::STEP_MIN_ODDS,
-            _ => 0.0,
-        };
-        let compact = table.keep(&states, floor);
+        let compact = table.keep(&states);
         writeln!(out, "{f}: {} states read, {} kept", states.len(), compact.kept_states())?;
         kept.push(compact);
     }

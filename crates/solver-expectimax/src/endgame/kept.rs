@@ -38,12 +38,83 @@ pub(super) struct Kept {
     odds: Box<[[u16; 4]]>,
 }
 
+/// How many moves deep a compact table works out a state it did not keep
+/// from the states it did (see [`Kept::moves`]).
+const RECOVER_DEPTH: u32 = 2;
+
 impl Kept {
-    /// The advice kept for state `idx`.
-    pub(super) fn moves(&self, idx: u32) -> Option<Moves> {
-        let i = self.states.binary_search(&idx).ok()?;
-        let odds = self.odds[i].map(|v| (v > 0).then(|| f32::from(v) / ONE));
-        Some(Moves { odds, best: Some(Direction::ALL[usize::from(self.best[i])]) })
+    /// The advice on state `idx` (the canonical board `raw`): kept, or
+    /// worked out from the kept states its moves lead to, as the full
+    /// table's generator works it out (`None` when one of them is not kept
+    /// either, [`RECOVER_DEPTH`] moves deep).
+    ///
+    /// Why this recovers the full table's advice exactly: a kept state's
+    /// best odds, rounded down to a step, are the full table's stored odds
+    /// of that state, and a state's odds of moving are the expectation of
+    /// its successors' stored odds, computed here in the same order and
+    /// arithmetic as the generator's.
+    pub(super) fn moves(&self, g: &Geometry, idx: u32, raw: u64) -> Option<Moves> {
+        if let Ok(i) = self.states.binary_search(&idx) {
+            let odds = self.odds[i].map(|v| (v > 0).then(|| f32::from(v) / ONE));
+            return Some(Moves { odds, best: Some(Direction::ALL[usize::from(self.best[i])]) });
+        }
+        let odds = self.worked_out(g, raw, RECOVER_DEPTH)?;
+        // A move of odds 0 reads as none, as a kept state's does.
+        Some(Moves { odds: odds.map(|o| o.filter(|&v| v > 0.0)), best: None })
+    }
+
+    /// The odds of each move of the canonical board `raw` from its
+    /// successors' odds (`None` for a move the formation does not allow);
+    /// `None` when some successor is neither kept nor worked out `depth`
+    /// moves deep.
+    fn worked_out(&self, g: &Geometry, raw: u64, depth: u32) -> Option<[Option<f32>; 4]> {
+        let mut out = [None; 4];
+        for (slot, after) in
+            out.iter_mut().zip(game_core::Board::from_raw(raw).slide_each_unscored())
+        {
+            let after = after.raw();
+            if after == raw || after & g.fixed_mask != g.fixed_raw {
+                continue;
+            }
+            let Some(idx) = g.index(after) else { continue };
+            if g.is_goal(after) {
+                *slot = Some(1.0);
+                continue;
+            }
+            // The generator's expectation (`Geometry::after_odds`), reading
+            // odds that may be missing.
+            let (mut sum, mut empty) = (0f32, 0u32);
+            for (&cell, &stride) in g.free.iter().zip(&g.stride) {
+                if super::nibble(after, cell) == 0 {
+                    let two = self.odds_of(g, idx + stride, after | 1 << (4 * cell), depth)?;
+                    let four = self.odds_of(g, idx + 2 * stride, after | 2 << (4 * cell), depth)?;
+                    sum += 0.9 * two + 0.1 * four;
+                    empty += 1;
+                }
+            }
+            *slot = Some(sum / empty as f32);
+        }
+        Some(out)
+    }
+
+    /// The stored odds of state `idx` (the canonical board `raw`) as the
+    /// full table holds them: 1 at the goal, a kept state's best odds, or
+    /// those worked out from its successors within `depth` moves.
+    fn odds_of(&self, g: &Geometry, idx: u32, raw: u64, depth: u32) -> Option<f32> {
+        if g.is_goal(raw) {
+            return Some(1.0);
+        }
+        let best = match self.states.binary_search(&idx) {
+            Ok(i) => f32::from(self.odds[i].into_iter().max().unwrap_or(0)) / ONE,
+            Err(_) if depth > 0 => {
+                let odds = self.worked_out(g, raw, depth - 1)?;
+                // Stored rounded down to a step, as the generator stores it.
+                let best = odds.into_iter().flatten().fold(0.0, f32::max);
+                (best * ONE).floor() / ONE
+            }
+            Err(_) => return None,
+        };
+        Some(best)
     }
 
     pub(super) fn bytes(&self) -> usize {
@@ -57,14 +128,11 @@ impl Kept {
 
 impl Table {
     /// A compact table of this table's advice on `states` (state indices,
-    /// in any order, repeats allowed), keeping those whose best move has
-    /// odds of at least `min_odds` and above 0: elsewhere the compact table
-    /// answers nothing, as if no table applied. Why a floor: the corner
-    /// step is played only from [`STEP_MIN_ODDS`] up, so a step state
-    /// below it reads the same as no state at all.
-    ///
-    /// [`STEP_MIN_ODDS`]: crate::STEP_MIN_ODDS
-    pub fn keep(&self, states: &[u32], min_odds: f64) -> Table {
+    /// in any order, repeats allowed; those past the table's states and
+    /// its goal states are left out). It answers those states as this
+    /// table does, and the states whose successors it kept (see
+    /// `Kept::moves`); elsewhere nothing, as if no table applied.
+    pub fn keep(&self, states: &[u32]) -> Table {
         let g = &self.geometry;
         let mut sorted = states.to_vec();
         sorted.sort_unstable();
@@ -76,13 +144,11 @@ impl Table {
                 continue;
             }
             let Some(moves) = self.odds_of_moves(g.board_of(s)) else { continue };
-            // The table's own choice: the move `pick` makes unturned.
-            let Some(advice) = super::pick(0, &moves, g.formation) else { continue };
-            if advice.odds <= 0.0 || advice.odds < min_odds {
-                continue;
-            }
+            // The table's own choice: the move `pick` makes unturned (none
+            // where every move breaks the formation: all odds are 0 then).
+            let choice = super::pick(0, &moves, g.formation).map_or(0, |a| a.direction.index());
             idx.push(s);
-            best.push(advice.direction.index() as u8);
+            best.push(choice as u8);
             odds.push(moves.odds.map(|v| v.map_or(0, |v| (v * ONE) as u16)));
         }
         kept.states = idx.into_boxed_slice();

@@ -604,7 +604,7 @@ impl Table {
                 let odds = afters.map(|after| g.after_odds(raw, after.raw(), read));
                 Some(Moves { odds, best: None })
             }
-            Odds::Kept(kept) => kept.moves(idx),
+            Odds::Kept(kept) => kept.moves(g, idx, raw),
         }
     }
 
@@ -619,7 +619,7 @@ impl Table {
             Odds::Full(odds) => Some(f64::from(odds[idx as usize]) / f64::from(ONE)),
             Odds::Kept(_) if g.is_goal(raw) => Some(1.0),
             Odds::Kept(kept) => {
-                let best = kept.moves(idx)?.odds.into_iter().flatten().fold(0.0, f32::max);
+                let best = kept.moves(g, idx, raw)?.odds.into_iter().flatten().fold(0.0, f32::max);
                 Some(f64::from(best))
             }
         }

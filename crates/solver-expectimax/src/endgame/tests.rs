@@ -674,18 +674,23 @@ fn corner_game_boards(tables: &std::sync::Arc<Endgame>) -> Vec<Board> {
 
 /// The compact tables of `full`'s advice on the states `boards` read.
 fn compact_of(full: &Endgame, boards: &[Board]) -> Endgame {
+    compact_keeping(full, boards, |_| true)
+}
+
+/// The compact tables of `full`'s advice on the states `boards` read that
+/// `keep` keeps.
+fn compact_keeping(full: &Endgame, boards: &[Board], keep: impl Fn(u32) -> bool) -> Endgame {
     let mut reads: HashMap<Formation, Vec<u32>> = HashMap::new();
     for &b in boards {
         for (f, idx) in full.corner_reads(b) {
-            reads.entry(f).or_default().push(idx);
+            if keep(idx) {
+                reads.entry(f).or_default().push(idx);
+            }
         }
     }
     let kept = full
         .formations()
-        .map(|f| {
-            let floor = if f.shape() == Shape::Step { crate::STEP_MIN_ODDS } else { 0.0 };
-            full.table(f).unwrap().keep(reads.get(&f).map_or(&[][..], Vec::as_slice), floor)
-        })
+        .map(|f| full.table(f).unwrap().keep(reads.get(&f).map_or(&[][..], Vec::as_slice)))
         .collect();
     Endgame::from_tables(kept)
 }
@@ -719,9 +724,8 @@ fn a_compact_table_plays_the_boards_it_kept_as_the_full_tables_do() {
     // The small tables apply to few boards of short games.
     assert!(played >= 20, "only {played} table moves of {}", boards.len());
     // A compact table answers only what it kept.
-    let nothing = Endgame::from_tables(
-        full.formations().map(|f| full.table(f).unwrap().keep(&[], 0.0)).collect(),
-    );
+    let nothing =
+        Endgame::from_tables(full.formations().map(|f| full.table(f).unwrap().keep(&[])).collect());
     assert!(boards.iter().all(|&b| nothing.corner_move(b).is_none()));
 }
 
@@ -757,4 +761,42 @@ fn compact_files_round_trip_and_damage_is_refused() {
     let mut longer = bytes.clone();
     longer.push(0);
     assert!(Endgame::read_compact(&mut &longer[..]).is_err());
+}
+
+#[test]
+fn a_compact_table_works_out_a_state_from_its_successors_as_the_full_table_does() {
+    let step = Formation::step(4).unwrap();
+    let table = Table::build(step, &|_| {});
+    let g = &table.geometry;
+    let mut checked = 0;
+    for idx in (0..step.states() as u32).step_by(7919) {
+        let raw = g.board_of(idx);
+        let Some(want) = table.odds_of_moves(raw) else { continue };
+        // A compact table reads odds of 0 as no move (none is played).
+        let want = Moves { odds: want.odds.map(|o| o.filter(|&v| v > 0.0)), ..want };
+        // Every state a move and a spawn lead to, but not this one.
+        let mut next = Vec::new();
+        for after in Board::from_raw(raw).slide_each_unscored() {
+            let after = after.raw();
+            if after == raw || after & g.fixed_mask != g.fixed_raw {
+                continue;
+            }
+            let Some(at) = g.index(after) else { continue };
+            for (&cell, &stride) in g.free.iter().zip(&g.stride) {
+                if nibble(after, cell) == 0 {
+                    next.extend([at + stride, at + 2 * stride]);
+                }
+            }
+        }
+        let compact = table.keep(&next);
+        let got = compact.odds_of_moves(raw).unwrap_or_else(|| panic!("{idx}: not worked out"));
+        assert_eq!(got.odds, want.odds, "state {idx}");
+        // Without them only a state whose moves reach the goal at once (or
+        // within the depth worked out) is answered, and as well.
+        if let Some(bare) = table.keep(&[]).odds_of_moves(raw) {
+            assert_eq!(bare.odds, want.odds, "state {idx}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 100, "{checked}");
 }
