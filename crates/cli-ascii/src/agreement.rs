@@ -50,7 +50,7 @@ pub(crate) fn run(args: &AgreementArgs) -> anyhow::Result<()> {
         Depth::Adaptive { bonus, .. } | Depth::Crowded { bonus, .. } => {
             *bonus = args.reference_bonus;
         }
-        Depth::Fixed(_) => anyhow::bail!(
+        Depth::Fixed(_) | Depth::AtLeast { .. } => anyhow::bail!(
             "--reference {} has a fixed depth: choose a preset with an adaptive one",
             args.reference
         ),

@@ -288,7 +288,7 @@ impl SolverSpec {
             if o.depth.is_some() {
                 return not(Setting::DepthBonus, Reason::FixedDepth { given: true });
             }
-            if matches!(preset.depth, Depth::Fixed(_)) {
+            if matches!(preset.depth, Depth::Fixed(_) | Depth::AtLeast { .. }) {
                 return not(Setting::DepthBonus, Reason::FixedDepth { given: false });
             }
         }

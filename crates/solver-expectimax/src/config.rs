@@ -95,6 +95,18 @@ pub enum Depth {
         /// Added to both depths.
         bonus: i32,
     },
+    /// `min` always; with a time budget, then one layer deeper at a time up
+    /// to `max` while the budget lasts. Unlike the other depths under a
+    /// budget, which deepen from 1 and may stop short of their own depth,
+    /// a budget here only adds: a slow position is still searched `min`
+    /// deep. The deeper layers go where they are cheap, on boards with few
+    /// empty cells, which is where games are lost.
+    AtLeast {
+        /// The depth always searched.
+        min: u32,
+        /// The deepest depth a budget reaches.
+        max: u32,
+    },
 }
 
 impl Depth {
@@ -102,7 +114,7 @@ impl Depth {
     pub fn range(self) -> (u32, u32) {
         match self {
             Depth::Fixed(d) => (d, d),
-            Depth::Adaptive { min, max, .. } => (min, max),
+            Depth::Adaptive { min, max, .. } | Depth::AtLeast { min, max } => (min, max),
             Depth::Crowded { shallow, deep, bonus, .. } => {
                 let shift = |d: u32| {
                     let shifted = (i64::from(d) + i64::from(bonus)).clamp(1, i64::from(MAX_DEPTH));
@@ -128,11 +140,12 @@ impl Depth {
 pub struct SearchConfig {
     /// The search and its evaluator.
     pub algorithm: Algorithm,
-    /// The depth (or, with a time budget, the deepest depth tried).
+    /// The depth (or, with a time budget, the deepest depth tried; see
+    /// [`Depth::AtLeast`]).
     pub depth: Depth,
-    /// With a budget, the search deepens one layer at a time from depth 1 and
-    /// keeps the deepest depth finished before the deadline; it stops
-    /// mid-layer at the deadline.
+    /// With a budget, the search deepens one layer at a time from depth 1
+    /// (from [`Depth::AtLeast`]'s `min`) and keeps the deepest depth finished
+    /// before the deadline; it stops mid-layer at the deadline.
     pub time_budget: Option<Duration>,
     /// Worker threads: 1 searches on the calling thread; more uses a rayon
     /// pool of that size. The decision at a fixed depth is the same for any
@@ -375,9 +388,10 @@ impl Preset {
             // search of the others is small (docs/endgame.md); a
             // tournament plays a game per core instead. The table is the
             // size of the public program's (4 Mi entries).
+            // Five layers always; a time budget (`--time-ms`) adds layers.
             Preset::Corner => SearchConfig {
                 algorithm: Algorithm::Corner { prob_cutoff: 1.0 / 512.0 },
-                depth: Depth::Fixed(5),
+                depth: Depth::AtLeast { min: 5, max: MAX_DEPTH },
                 time_budget: None,
                 threads: 1,
                 table_bytes: 64 << 20,

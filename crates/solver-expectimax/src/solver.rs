@@ -383,7 +383,7 @@ impl Solver {
     /// The depth the settings give for `board`.
     pub fn depth_for<B: GameBoard>(&self, board: &B) -> u32 {
         match self.config.depth {
-            Depth::Fixed(d) => d,
+            Depth::Fixed(d) | Depth::AtLeast { min: d, .. } => d,
             Depth::Adaptive { min, max, bonus } => {
                 let distinct = board.count_distinct() as i32;
                 (distinct - 2 + bonus).clamp(min as i32, max as i32) as u32
@@ -591,10 +591,12 @@ impl Solver {
         let mut stats = Stats::default();
         let mut done: Option<(u32, Vec<f32>)> = None;
         // Without a budget, one search at the target depth; with one,
-        // depth 1, 2, ... until the deadline, the first always finishing.
-        let depths = match self.config.time_budget {
-            None => target..=target,
-            Some(_) => 1..=target,
+        // depth 1, 2, ... (or the least depth, ...) until the deadline, the
+        // first always finishing.
+        let depths = match (self.config.time_budget, self.config.depth) {
+            (None, _) => target..=target,
+            (Some(_), Depth::AtLeast { min, max }) => min..=max,
+            (Some(_), _) => 1..=target,
         };
         for depth in depths {
             let deadline = match (self.config.time_budget, &done) {

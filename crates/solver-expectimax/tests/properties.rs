@@ -327,6 +327,38 @@ fn a_time_budget_still_gives_a_decision() {
     }
 }
 
+/// An at-least depth searches `min` without a budget, and with one never
+/// less than `min`, however short the budget, and deeper where it lasts.
+#[test]
+fn an_at_least_depth_searches_its_least_depth_and_a_budget_only_adds() {
+    let mut config = Preset::Corner.config();
+    config.depth = Depth::AtLeast { min: 3, max: 8 };
+    config.table_bytes = 1 << 20;
+    let plain = Solver::new(config).expect("valid");
+    config.time_budget = Some(std::time::Duration::from_nanos(1));
+    let starved = Solver::new(config).expect("valid");
+    config.time_budget = Some(std::time::Duration::from_secs(5));
+    let generous = Solver::new(config).expect("valid");
+    // A crowded board: few spawns, so depth 8 is cheap.
+    let board: Board = "2 4 8 16/32 64 128 256/4 8 16 2/0 2 4 0".parse().unwrap();
+    let rules = Rules::default();
+    let (p, s, g) = (
+        plain.decide(&board, &rules).unwrap(),
+        starved.decide(&board, &rules).unwrap(),
+        generous.decide(&board, &rules).unwrap(),
+    );
+    assert_eq!((p.depth, s.depth), (3, 3));
+    assert_eq!((p.direction, p.values), (s.direction, s.values));
+    assert_eq!(g.depth, 8);
+    // Other depths under a budget deepen from 1, as before.
+    config.depth = Depth::Fixed(3);
+    config.time_budget = Some(std::time::Duration::from_nanos(1));
+    let fixed = Solver::new(config).expect("valid");
+    assert!(fixed.decide(&board, &rules).unwrap().depth < 3);
+    config.depth = Depth::AtLeast { min: 4, max: 3 };
+    assert!(Solver::new(config).is_err());
+}
+
 /// A crowded depth searches `deep` on a board with at most `crowded` empty
 /// cells and `shallow` elsewhere, both moved by the bonus and never below 1.
 #[test]
