@@ -65,7 +65,10 @@ fn for_each_line<B: GameBoard>(board: &B, mut f: impl FnMut(&[u8])) {
 }
 
 /// Sums a per-row table over the rows and columns of a packed board.
-#[inline]
+// Always inlined: with a second caller (the corner heuristic) LLVM made it
+// a function of its own, and the heuristic search paid a call at every
+// leaf (docs/solver.md, "Where the instructions went").
+#[inline(always)]
 fn sum_rows<T: Copy + std::ops::Add<Output = T>>(table: &[T], board: Board) -> T {
     let x = board.raw();
     let t = board.transpose().raw();
@@ -287,6 +290,11 @@ impl WeightedEvaluator {
 const TUNED_MAX_EXPONENT: u8 = 15;
 
 impl<B: GameBoard> Evaluator<B> for WeightedEvaluator {
+    // Always inlined into the search's max node, which scores the leaves:
+    // since the search is compiled in this crate for each board type, LLVM
+    // no longer did so of its own accord (docs/solver.md, "Where the
+    // instructions went").
+    #[inline(always)]
     fn evaluate(&self, board: &B) -> f32 {
         // The row table covers 4-bit cells; a board with a tile above 32768
         // has no packed form and is scored line by line, exactly.
