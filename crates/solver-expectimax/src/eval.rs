@@ -64,9 +64,27 @@ fn for_each_line<B: GameBoard>(board: &B, mut f: impl FnMut(&[u8])) {
     }
 }
 
+/// A value for each of the 65,536 rows of the packed board. Its length is
+/// in its type, so that a look-up by a 16-bit row needs no bounds check:
+/// as a slice, the eight checks per board were a quarter of a leaf's
+/// instructions (docs/solver.md, "Where the instructions went").
+type RowTable<T> = [T; 1 << 16];
+
+/// The row table of `line`'s values.
+fn row_table<T>(line: impl Fn(u16) -> T) -> Box<RowTable<T>> {
+    let rows: Box<[T]> = (0..=u16::MAX).map(line).collect();
+    match rows.try_into() {
+        Ok(table) => table,
+        Err(_) => unreachable!("one value per 16-bit row"),
+    }
+}
+
 /// Sums a per-row table over the rows and columns of a packed board.
-#[inline]
-fn sum_rows<T: Copy + std::ops::Add<Output = T>>(table: &[T], board: Board) -> T {
+// Always inlined: with a second caller (the corner heuristic) LLVM made it
+// a function of its own, and the heuristic search paid a call at every
+// leaf (docs/solver.md, "Where the instructions went").
+#[inline(always)]
+fn sum_rows<T: Copy + std::ops::Add<Output = T>>(table: &RowTable<T>, board: Board) -> T {
     let x = board.raw();
     let t = board.transpose().raw();
     let row = |v: u64, k: u32| table[(v >> (16 * k) & 0xFFFF) as usize];
@@ -106,8 +124,8 @@ pub(crate) fn tutorial_line(exponents: &[u8]) -> i32 {
         .wrapping_sub(mono_left.min(mono_right).wrapping_mul(50))
 }
 
-static TUTORIAL_ROWS: LazyLock<Box<[i32]>> =
-    LazyLock::new(|| (0..=u16::MAX).map(|row| tutorial_line(&row_exponents(row))).collect());
+static TUTORIAL_ROWS: LazyLock<Box<RowTable<i32>>> =
+    LazyLock::new(|| row_table(|row| tutorial_line(&row_exponents(row))));
 
 /// The tutorial's heuristic: the sum over rows and columns of
 /// [`tutorial_line`], in wrapping 32-bit arithmetic.
@@ -259,15 +277,14 @@ impl Powers {
 pub struct WeightedEvaluator {
     weights: Weights,
     powers: Powers,
-    rows: Box<[f32]>,
+    rows: Box<RowTable<f32>>,
 }
 
 impl WeightedEvaluator {
     /// Builds the row table for these weights (about a millisecond).
     pub fn new(weights: Weights) -> WeightedEvaluator {
         let powers = Powers::of(&weights);
-        let rows =
-            (0..=u16::MAX).map(|row| weights.line_with(&powers, &row_exponents(row))).collect();
+        let rows = row_table(|row| weights.line_with(&powers, &row_exponents(row)));
         WeightedEvaluator { weights, powers, rows }
     }
 
@@ -287,6 +304,11 @@ impl WeightedEvaluator {
 const TUNED_MAX_EXPONENT: u8 = 15;
 
 impl<B: GameBoard> Evaluator<B> for WeightedEvaluator {
+    // Always inlined into the search's max node, which scores the leaves:
+    // since the search is compiled in this crate for each board type, LLVM
+    // no longer did so of its own accord (docs/solver.md, "Where the
+    // instructions went").
+    #[inline(always)]
     fn evaluate(&self, board: &B) -> f32 {
         // The row table covers 4-bit cells; a board with a tile above 32768
         // has no packed form and is scored line by line, exactly.
@@ -388,13 +410,13 @@ pub(crate) fn corner_line(exponents: &[u8]) -> f32 {
 /// is not symmetric: it prefers one corner.
 #[derive(Debug, Clone)]
 pub struct CornerEvaluator {
-    rows: Box<[f32]>,
+    rows: Box<RowTable<f32>>,
 }
 
 impl CornerEvaluator {
     /// Builds the row table (about a millisecond).
     pub fn new() -> CornerEvaluator {
-        CornerEvaluator { rows: (0..=u16::MAX).map(|r| corner_line(&row_exponents(r))).collect() }
+        CornerEvaluator { rows: row_table(|r| corner_line(&row_exponents(r))) }
     }
 }
 

@@ -189,6 +189,14 @@ impl Ends {
         self.prune > f32::NEG_INFINITY
     }
 
+    /// Whether the search reads the root's context: a pruning bound or a
+    /// context other than 0 (the corner search's). The other searches run
+    /// a [`Task`] compiled without both ([`run_work`]).
+    #[inline]
+    pub(crate) fn reads_root(&self) -> bool {
+        self.prunes() || self.context != 0
+    }
+
     /// A chance node's value without searching it: its board's score, when
     /// that is below the evaluator's bound ([`Evaluator::prune_below`]).
     #[inline]
@@ -219,9 +227,17 @@ impl<E> Shared<'_, E> {
 /// One task's view: the shared part, its own counters, and for boards
 /// without a table key (all but the packed 4x4 board) a memo of its own,
 /// exact for the same reason the table is.
-pub(crate) struct Task<'a, 's, E, B> {
+///
+/// `READS_ROOT` is [`Ends::reads_root`] ([`run_work`] picks it): without
+/// it, the task neither prunes nor keys the table by the root's context
+/// (then 0, and nothing is pruned), so the compiler drops both from every
+/// node of the searches that never use them; kept as tests at run time
+/// they cost those searches a check per chance node, a context per probe,
+/// and registers in the loop over the spawns (docs/solver.md, "Where the
+/// instructions went").
+struct Task<'a, 's, E, B, const READS_ROOT: bool> {
     shared: &'s Shared<'a, E>,
-    pub(crate) stats: Stats,
+    stats: Stats,
     until_clock: u32,
     memo: MixMap<(B, u32, u32), f32>,
 }
@@ -285,8 +301,23 @@ pub(crate) fn split<B: GameBoard>(
 /// The search was stopped by its deadline.
 pub(crate) struct Aborted;
 
-impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
-    pub(crate) fn new(shared: &'s Shared<'a, E>) -> Self {
+/// Runs one piece of split work in a task of its own: the value its max
+/// node would take into account ([`Task::run`]) and the work done. The
+/// one way into the search, so that the task's `READS_ROOT` always matches
+/// the root's [`Ends`].
+pub(crate) fn run_work<E: Evaluator<B>, B: GameBoard>(
+    shared: &Shared<'_, E>,
+    work: &Work<B>,
+) -> (Result<f32, Aborted>, Stats) {
+    if shared.ends.reads_root() {
+        Task::<E, B, true>::new(shared).run_alone(work)
+    } else {
+        Task::<E, B, false>::new(shared).run_alone(work)
+    }
+}
+
+impl<'a, 's, E: Evaluator<B>, B: GameBoard, const READS_ROOT: bool> Task<'a, 's, E, B, READS_ROOT> {
+    fn new(shared: &'s Shared<'a, E>) -> Self {
         // Read the clock at the first node: a root task may expand fewer
         // nodes than CLOCK_EVERY.
         Task { shared, stats: Stats::default(), until_clock: 1, memo: MixMap::default() }
@@ -309,9 +340,14 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
         Ok(())
     }
 
+    fn run_alone(mut self, work: &Work<B>) -> (Result<f32, Aborted>, Stats) {
+        let value = self.run(work);
+        (value, self.stats)
+    }
+
     /// Runs one piece of split work: the value its max node would take
     /// into account (a chance node's with its move's gain added).
-    pub(crate) fn run(&mut self, work: &Work<B>) -> Result<f32, Aborted> {
+    fn run(&mut self, work: &Work<B>) -> Result<f32, Aborted> {
         match *work {
             Work::Max { board, depth, class } => self.max(&board, depth, class),
             Work::Chance { board, depth, class, gain } => {
@@ -342,7 +378,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
     #[inline]
     fn key(&self, depth: u32, class: u32, n: usize) -> Key {
         let (depth, class) = self.shared.classes.key(depth, class, n);
-        Key { depth, class, context: self.shared.ends.context }
+        Key { depth, class, context: if READS_ROOT { self.shared.ends.context } else { 0 } }
     }
 
     #[inline]
@@ -358,7 +394,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
     /// evaluation when that is below the pruning bound ([`Ends`]), else
     /// every spawn, then the result stored.
     fn expand(&mut self, board: &B, depth: u32, class: u32) -> Result<f32, Aborted> {
-        if self.shared.ends.prunes() {
+        if READS_ROOT && self.shared.ends.prunes() {
             self.stats.evals += 1;
             if let Some(value) = self.shared.ends.pruned(self.shared.eval, board) {
                 return Ok(value);
@@ -427,7 +463,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
         let results: Vec<(Result<f32, Aborted>, Stats)> = spawns
             .par_iter()
             .map(|(spawned, _, class)| {
-                let mut task = Task::new(shared);
+                let mut task = Self::new(shared);
                 let v = task.max(spawned, depth, *class);
                 (v, task.stats)
             })
@@ -523,13 +559,55 @@ mod tests {
                 ends: Ends::new(&eval, root, false),
             };
             let work = Work::Chance { board: node, depth: 3, class: Classes::of(1.0), gain: 0.0 };
-            Task::new(&shared).run(&work).ok().map(f32::to_bits)
+            run_work(&shared, &work).0.ok().map(f32::to_bits)
         };
         assert_ne!(value(&small, None), value(&large, None), "the roots must differ here");
         let table = TransTable::with_bytes(1 << 20, Paging::Lazy).expect("a table");
         assert_eq!(value(&small, Some(&table)), value(&small, None));
         assert_eq!(value(&large, Some(&table)), value(&large, None));
         assert_eq!(value(&small, Some(&table)), value(&small, None));
+    }
+
+    /// Every search but the corner one runs tasks compiled without the
+    /// root's pruning bound and context (`READS_ROOT` false): they must
+    /// value and count everything exactly as the tasks that read both at
+    /// run time, each from a fresh table.
+    #[test]
+    fn tasks_that_skip_the_root_search_as_those_that_read_it() {
+        use crate::eval::CornerEvaluator;
+        use crate::table::{Paging, TransTable};
+        fn search<const READS_ROOT: bool>(eval: &WeightedEvaluator, board: Board) -> (u32, Stats) {
+            let stop = AtomicBool::new(false);
+            let table = TransTable::with_bytes(1 << 20, Paging::Lazy).expect("a table");
+            let shared = Shared {
+                eval,
+                table: Some(&table),
+                leaves: None,
+                classes: Classes::new(0.9, 0.1, 1e-4),
+                p2: 0.9,
+                p4: 0.1,
+                deadline: None,
+                stop: &stop,
+                parallel: false,
+                rewards: false,
+                ends: Ends::new(eval, &board, false),
+            };
+            let work = Work::Max { board, depth: 4, class: Classes::of(1.0) };
+            let (v, stats) = Task::<_, _, READS_ROOT>::new(&shared).run_alone(&work);
+            (v.ok().expect("no deadline").to_bits(), stats)
+        }
+        let eval = WeightedEvaluator::new(Weights::STANDARD);
+        let corner = CornerEvaluator::new();
+        for text in [
+            "512 128 32 8/64 16 4 2/4 2 0 0/2 0 0 0",
+            "2 4 8 16/2 8 16 32/8 16 32 256/4 256 512 1024",
+            "8192 2048 512 128/4096 1024 256 64/16 32 8 4/2 4 2 0",
+        ] {
+            let board: Board = text.parse().expect("valid");
+            assert!(!Ends::new(&eval, &board, false).reads_root(), "{board}");
+            assert!(Ends::new(&corner, &board, false).reads_root(), "{board}");
+            assert_eq!(search::<true>(&eval, board), search::<false>(&eval, board), "{board}");
+        }
     }
 
     /// The parallel expansion must give the sequential loop's value to the
@@ -561,9 +639,9 @@ mod tests {
                     ends: Ends::new(&eval, &board, false),
                 };
                 pool.install(|| {
-                    let mut task = Task::new(&shared);
-                    let v = task.run(&Work::Max { board, depth: 4, class: Classes::of(1.0) });
-                    (v.ok().map(f32::to_bits), task.stats.moves, task.stats.evals)
+                    let work = Work::Max { board, depth: 4, class: Classes::of(1.0) };
+                    let (v, stats) = run_work(&shared, &work);
+                    (v.ok().map(f32::to_bits), stats.moves, stats.evals)
                 })
             };
             assert_eq!(run(true), run(false), "{board}");

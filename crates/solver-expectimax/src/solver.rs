@@ -12,7 +12,7 @@ use crate::awake::Pool;
 use crate::config::{Algorithm, ConfigError, Depth, SearchConfig};
 use crate::endgame::{self, Endgame, Formation};
 use crate::eval::{CornerEvaluator, Evaluator, WeightedEvaluator, Weights};
-use crate::search::{Classes, Ends, LEAF_TABLE_BYTES, Shared, Task, split};
+use crate::search::{Classes, Ends, LEAF_TABLE_BYTES, Shared, run_work, split};
 use crate::stats::Stats;
 use crate::table::{Paging, TransTable};
 use crate::tutorial::Tutorial;
@@ -657,9 +657,8 @@ impl Solver {
             work.extend(pieces.into_iter().map(|w| (k, w)));
         }
         let results = self.run_tasks(&work, |(_, w)| {
-            let mut task = Task::new(shared);
-            let v = task.run(w);
-            (v.ok(), task.stats)
+            let (v, stats) = run_work(shared, w);
+            (v.ok(), stats)
         });
         let mut best = vec![shared.floor(); root.tasks.len()];
         let mut finished = true;
