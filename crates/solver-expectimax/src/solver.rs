@@ -19,6 +19,8 @@ use crate::tutorial::Tutorial;
 
 mod learned;
 mod root;
+#[cfg(test)]
+mod tests;
 
 use learned::{Borrowed, Packed, Shaped};
 use root::Root;

@@ -84,3 +84,68 @@ impl<B: GameBoard> Root<B> {
         best.map(|(d, _)| (d, values))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use game_core::{Board, Direction, GameBoard};
+
+    use super::Root;
+
+    fn board(text: &str) -> Board {
+        text.parse().expect("a valid board")
+    }
+
+    /// The children are the legal directions in [`Direction::ALL`] order;
+    /// below each, a 2 then a 4 on each empty cell in cell order, the 4s
+    /// left out when they never spawn and the 2s when only 4s do.
+    #[test]
+    fn the_root_has_a_task_per_spawn_below_each_legal_move() {
+        let b = board("2 0 0 0/4 0 0 0/2 0 0 0/4 2 0 0");
+        let root = Root::new(&b, 0.1);
+        let dirs: Vec<Direction> = root.moved.iter().map(|(d, _)| *d).collect();
+        assert_eq!(dirs, [Direction::Up, Direction::Right]);
+        assert_eq!(root.moved[0].1, board("2 2 0 0/4 0 0 0/2 0 0 0/4 0 0 0"));
+        let mut want = Vec::new();
+        for (child, (_, after)) in root.moved.iter().enumerate() {
+            for idx in after.empty_cells() {
+                want.push((child, after.with_exponent_unchecked(idx, 1), false));
+                want.push((child, after.with_exponent_unchecked(idx, 2), true));
+            }
+        }
+        let got: Vec<_> = root.tasks.iter().map(|t| (t.child, t.board, t.four)).collect();
+        assert_eq!(got, want);
+        let twos = Root::new(&b, 0.0);
+        assert!(twos.tasks.iter().all(|t| !t.four) && twos.tasks.len() == want.len() / 2);
+        let fours = Root::new(&b, 1.0);
+        assert!(fours.tasks.iter().all(|t| t.four) && fours.tasks.len() == want.len() / 2);
+        let lost = Root::new(&board("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2"), 0.1);
+        assert!(lost.moved.is_empty() && lost.tasks.is_empty());
+    }
+
+    /// Each child's total adds its tasks' terms in task order (wrapping
+    /// sums, as the tutorial's, depend on nothing else), and the choice is
+    /// the first of the largest totals.
+    #[test]
+    fn totals_add_in_task_order_and_ties_go_to_the_first_direction() {
+        let b = board("2 0 0 0/4 0 0 0/2 0 0 0/4 2 0 0");
+        let root = Root::new(&b, 0.1);
+        let n = root.tasks.len();
+        // An order-dependent fold of the tasks' positions (plus 1): a
+        // polynomial hash, which another order changes.
+        let add = |a: u64, b: u64| a.wrapping_mul(1_000_003).wrapping_add(b);
+        let totals = root.sum_per_child(1..=n as u64, |_, k| k, add);
+        let mut want = vec![0u64; root.moved.len()];
+        for (k, task) in root.tasks.iter().enumerate() {
+            want[task.child] = add(want[task.child], k as u64 + 1);
+        }
+        assert_eq!(totals, want);
+        assert!(totals.iter().all(|&t| t > 0));
+        let (dir, values) = root.choose(&[3.0f32, 3.0]).expect("legal moves");
+        assert_eq!(dir, Direction::Up);
+        assert_eq!(values, [Some(3.0), None, None, Some(3.0)]);
+        let (dir, _) = root.choose(&[2.0f32, 3.0]).expect("legal moves");
+        assert_eq!(dir, Direction::Right);
+        let lost = Root::new(&board("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2"), 0.1);
+        assert_eq!(lost.choose::<f32>(&[]), None);
+    }
+}
