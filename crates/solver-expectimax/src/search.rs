@@ -146,9 +146,6 @@ pub(crate) struct Shared<'a, E> {
     /// Whether the search runs on a pool of more than one thread, so that
     /// the largest chance nodes offer their spawns to idle threads.
     pub(crate) parallel: bool,
-    /// Whether a max node adds the score each move gains (for a learned
-    /// evaluator, whose values count only the score still to come).
-    pub(crate) rewards: bool,
     /// Where a max node's best starts and what a lost board is worth.
     pub(crate) ends: Ends,
 }
@@ -177,9 +174,9 @@ impl Ends {
     /// losing (a learned value is 0 or more, a lost board a hair below 0;
     /// outside the tuned game the heuristic's lost value is below all its
     /// values). Chance nodes are pruned by [`Evaluator::prune_below`].
-    pub(crate) fn new<B: GameBoard, E: Evaluator<B>>(eval: &E, root: &B, rewards: bool) -> Ends {
+    pub(crate) fn new<B: GameBoard, E: Evaluator<B>>(eval: &E, root: &B) -> Ends {
         let lost = eval.lost_value(root);
-        let floor = if rewards || lost < 0.0 { f32::NEG_INFINITY } else { 0.0 };
+        let floor = if eval.rewards() || lost < 0.0 { f32::NEG_INFINITY } else { 0.0 };
         Ends { floor, lost, prune: eval.prune_below(root), context: eval.context(root) }
     }
 
@@ -226,8 +223,10 @@ pub(crate) struct Task<'a, 's, E, B> {
     memo: MixMap<(B, u32, u32), f32>,
 }
 
-/// The board after each direction and the score it gains, when `rewards`;
-/// otherwise the board type's own [`GameBoard::slide_each_unscored`] and
+/// The board after each direction and the score it gains, when the
+/// evaluator's values count rewards ([`Evaluator::rewards`], known when the
+/// search is compiled for it); otherwise the board type's own
+/// [`GameBoard::slide_each_unscored`] and
 /// zeros (the packed board overrides it with the four moves inlined: a call
 /// per move with a `match` on the direction cost 29 of the 135 instructions
 /// per move application, callgrind). A direction that changes
@@ -235,8 +234,8 @@ pub(crate) struct Task<'a, 's, E, B> {
 /// call it returned the children through memory once more (callgrind, the
 /// positions run: 103 M of 4,497 M instructions).
 #[inline(always)]
-pub(crate) fn moves<B: GameBoard>(board: &B, rewards: bool) -> ([B; 4], [f32; 4]) {
-    if !rewards {
+pub(crate) fn moves<B: GameBoard, E: Evaluator<B>>(board: &B, eval: &E) -> ([B; 4], [f32; 4]) {
+    if !eval.rewards() {
         return (board.slide_each_unscored(), [0.0; 4]);
     }
     let slid = Direction::ALL.map(|d| board.slide(d));
@@ -252,7 +251,7 @@ pub(crate) enum Work<B> {
     /// A whole max node.
     Max { board: B, depth: u32, class: u32 },
     /// One child chance node of a max node (exactly as [`Task::max`] would
-    /// search it), and the score its move gained (0 unless the search
+    /// search it), and the score its move gained (0 unless the evaluator
     /// counts rewards).
     Chance { board: B, depth: u32, class: u32, gain: f32 },
 }
@@ -262,17 +261,16 @@ pub(crate) enum Work<B> {
 /// task). A max node with no legal direction gives no work (it is worth the
 /// lost value, [`Ends`]).
 /// Returns the work and the move applications spent deciding.
-pub(crate) fn split<B: GameBoard>(
+pub(crate) fn split<B: GameBoard, E: Evaluator<B>>(
     board: &B,
     depth: u32,
     class: u32,
-    classes: &Classes,
-    rewards: bool,
+    shared: &Shared<'_, E>,
 ) -> (Vec<Work<B>>, u64) {
-    if depth <= 1 || classes.is_cut(class) {
+    if depth <= 1 || shared.classes.is_cut(class) {
         return (vec![Work::Max { board: *board, depth, class }], 0);
     }
-    let (children, gains) = moves(board, rewards);
+    let (children, gains) = moves(board, shared.eval);
     let work = children
         .into_iter()
         .zip(gains)
@@ -446,7 +444,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard> Task<'a, 's, E, B> {
     /// board, or the lost value ([`Ends`]) when none does.
     pub(crate) fn max(&mut self, board: &B, depth: u32, class: u32) -> Result<f32, Aborted> {
         self.stats.moves += 4;
-        let (children, gains) = moves(board, self.shared.rewards);
+        let (children, gains) = moves(board, self.shared.eval);
         // Asked where needed rather than kept in an array: the compare is
         // one instruction on the packed board, cheaper than a store and load.
         let legal = |i: usize| board.is_moved_to(&children[i]);
@@ -519,8 +517,7 @@ mod tests {
                 deadline: None,
                 stop: &stop,
                 parallel: false,
-                rewards: false,
-                ends: Ends::new(&eval, root, false),
+                ends: Ends::new(&eval, root),
             };
             let work = Work::Chance { board: node, depth: 3, class: Classes::of(1.0), gain: 0.0 };
             Task::new(&shared).run(&work).ok().map(f32::to_bits)
@@ -557,8 +554,7 @@ mod tests {
                     deadline: None,
                     stop: &stop,
                     parallel,
-                    rewards: false,
-                    ends: Ends::new(&eval, &board, false),
+                    ends: Ends::new(&eval, &board),
                 };
                 pool.install(|| {
                     let mut task = Task::new(&shared);

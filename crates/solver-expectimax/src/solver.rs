@@ -435,7 +435,7 @@ impl Solver {
         }
         match &self.engine {
             Engine::Expectimax { eval, tables, cutoff } => {
-                self.decide_expectimax(board, rules, *cutoff, eval, Some(tables), false)
+                self.decide_expectimax(board, rules, *cutoff, eval, Some(tables))
             }
             Engine::Learned { eval, tables, cutoff } => {
                 if board.size() != 4 {
@@ -448,7 +448,6 @@ impl Solver {
                         *cutoff,
                         &Borrowed(&**eval),
                         Some(tables),
-                        true,
                     ),
                     None => {
                         // No packed form (a Grid, or a tile past 32768):
@@ -460,13 +459,12 @@ impl Solver {
                             *cutoff,
                             &Packed(Borrowed(&**eval)),
                             None,
-                            true,
                         )
                     }
                 }
             }
             Engine::Corner { eval, tables, cutoff } => {
-                self.decide_expectimax(board, rules, *cutoff, eval, Some(tables), false)
+                self.decide_expectimax(board, rules, *cutoff, eval, Some(tables))
             }
             Engine::Tutorial => self.decide_tutorial(board, rules),
         }
@@ -490,7 +488,7 @@ impl Solver {
             | Algorithm::Corner { prob_cutoff } => prob_cutoff,
             Algorithm::Tutorial => 0.0,
         };
-        self.decide_expectimax(board, rules, cutoff, evaluator, None, false)
+        self.decide_expectimax(board, rules, cutoff, evaluator, None)
     }
 
     /// Runs `tasks` on the pool (or here with one thread), keeping their
@@ -563,7 +561,6 @@ impl Solver {
         cutoff: f32,
         eval: &E,
         tables: Option<&Tables>,
-        rewards: bool,
     ) -> Result<Decision, SearchError> {
         let start = Instant::now();
         let target = self.depth_for(board);
@@ -574,7 +571,7 @@ impl Solver {
         }
         // A root child below the evaluator's bound is worth its score, as
         // any chance node is (`Task::expand`): its spawns are not searched.
-        let ends = Ends::new(eval, board, rewards);
+        let ends = Ends::new(eval, board);
         let pruned: Vec<Option<f32>> =
             root.moved.iter().map(|(_, after)| ends.pruned(eval, after)).collect();
         root.tasks.retain(|task| pruned[task.child].is_none());
@@ -584,7 +581,7 @@ impl Solver {
             .moved
             .iter()
             .map(|(d, _)| match board.slide(*d) {
-                Some((_, gain)) if rewards => gain as f32,
+                Some((_, gain)) if eval.rewards() => gain as f32,
                 _ => 0.0,
             })
             .collect();
@@ -613,7 +610,6 @@ impl Solver {
                 deadline,
                 stop: &stop,
                 parallel: self.pool.0.is_some(),
-                rewards,
                 ends,
             };
             let Some(mut totals) = self.search_root(&root, &shared, depth, &mut stats) else {
@@ -652,7 +648,7 @@ impl Solver {
             let n = root.moved[task.child].1.count_empty() as f32;
             let p = if task.four { shared.p4 } else { shared.p2 };
             let class = Classes::of(p / n);
-            let (pieces, moves) = split(&task.board, depth, class, &shared.classes, shared.rewards);
+            let (pieces, moves) = split(&task.board, depth, class, shared);
             stats.moves += moves;
             work.extend(pieces.into_iter().map(|w| (k, w)));
         }

@@ -35,6 +35,11 @@ impl Evaluator<Board> for Borrowed<'_> {
     fn lost_value(&self, _: &Board) -> f32 {
         LEARNED_LOST
     }
+
+    /// A learned value is of an afterstate: the score still to come.
+    fn rewards(&self) -> bool {
+        true
+    }
 }
 
 /// A learned value with the heuristic added, when
@@ -74,5 +79,9 @@ impl<B: GameBoard> Evaluator<B> for Packed<'_> {
 
     fn lost_value(&self, _: &B) -> f32 {
         LEARNED_LOST
+    }
+
+    fn rewards(&self) -> bool {
+        self.0.rewards()
     }
 }
