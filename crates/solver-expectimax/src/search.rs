@@ -116,13 +116,6 @@ impl Classes {
     }
 }
 
-/// The bytes of the table that holds leaf parents apart from the rest: they
-/// are most of the probes and most of their hits come from nearby subtrees,
-/// so a table that stays in a core's L2 cache (1 MiB on the machines we
-/// measure on) answers them without the memory stall of a probe of the
-/// large table (docs/experiments/2026-11-22-search-work-per-decision.md).
-pub(crate) const LEAF_TABLE_BYTES: usize = 1 << 20;
-
 /// Chance nodes at least this likely offer their spawns to idle threads
 /// (see [`Task::expand_parallel`]). Only the top of the tree is that likely, so the
 /// cost of offering is paid on a few hundred nodes per decision.
@@ -135,7 +128,7 @@ const CLOCK_EVERY: u32 = 128;
 pub(crate) struct Shared<'a, E> {
     pub(crate) eval: &'a E,
     pub(crate) table: Option<&'a TransTable>,
-    /// The small table of leaf parents (see [`LEAF_TABLE_BYTES`]), or
+    /// The small table of leaf parents (see [`crate::table::Tables`]), or
     /// none, when they go to `table` too.
     pub(crate) leaves: Option<&'a TransTable>,
     pub(crate) classes: Classes,

@@ -1,18 +1,99 @@
-//! What a learned value means to the search: estimates clamped at 0, a
-//! lost board a hair below, the heuristic added, and boards without a
-//! packed form read through one.
+//! The learned search, and what a learned value means to it: the score
+//! still to come, estimates clamped at 0, a lost board a hair below, the
+//! heuristic added, and boards without a packed form read through one.
 
-use game_core::{Board, GameBoard};
+use std::sync::Arc;
 
-use super::SharedEvaluator;
-use crate::eval::{Evaluator, WeightedEvaluator};
+use game_core::{Board, GameBoard, Grid, Rules};
+
+use super::root::{self, Run};
+use super::searches::Search;
+use super::{Decision, SearchError, SharedEvaluator};
+use crate::eval::{Evaluator, WeightedEvaluator, Weights};
+use crate::table::Tables;
+
+/// The expectimax over a learned evaluator of afterstates
+/// ([`crate::Algorithm::Learned`]), on 4x4 boards only: the network (with
+/// the heuristic added when its weight is above 0), the cut-off and the
+/// transposition tables.
+pub(super) struct Learned {
+    eval: SharedEvaluator,
+    cutoff: f32,
+    tables: Tables,
+}
+
+impl Learned {
+    /// The search of `net`, plus `heuristic` times the heuristic.
+    pub(super) fn new(
+        net: SharedEvaluator,
+        heuristic: f32,
+        cutoff: f32,
+        tables: Tables,
+    ) -> Learned {
+        let eval = if heuristic > 0.0 {
+            Arc::new(Shaped {
+                net,
+                heuristic: WeightedEvaluator::new(Weights::STANDARD),
+                weight: heuristic,
+            })
+        } else {
+            net
+        };
+        Learned { eval, cutoff, tables }
+    }
+
+    /// The decision for `board`, of any type: the [`Search`] methods'.
+    fn decide<B: GameBoard>(
+        &self,
+        run: &Run<'_>,
+        board: &B,
+        rules: &Rules,
+    ) -> Result<Decision, SearchError> {
+        if board.size() != 4 {
+            return Err(SearchError::NotFourByFour(board.size()));
+        }
+        let eval = Borrowed(&*self.eval);
+        match board.packed().map(Board::from_raw) {
+            Some(packed) => {
+                root::expectimax(run, &packed, rules, &eval, self.cutoff, Some(&self.tables))
+            }
+            // No packed form (a tile past 32768): no table (its keys are
+            // packed boards), the evaluator through a copy.
+            None => root::expectimax(run, board, rules, &Packed(eval), self.cutoff, None),
+        }
+    }
+}
+
+impl Search for Learned {
+    fn decide_board(
+        &self,
+        run: &Run<'_>,
+        board: &Board,
+        rules: &Rules,
+    ) -> Result<Decision, SearchError> {
+        self.decide(run, board, rules)
+    }
+
+    fn decide_grid(
+        &self,
+        run: &Run<'_>,
+        board: &Grid,
+        rules: &Rules,
+    ) -> Result<Decision, SearchError> {
+        self.decide(run, board, rules)
+    }
+
+    fn tables(&self) -> Option<&Tables> {
+        Some(&self.tables)
+    }
+}
 
 /// A learned estimate as the search uses it: the score still to come is
 /// never below 0, so an estimate under 0 (near the end of a game, where a
 /// network errs) counts as 0. Left as it was, a move into such a board
 /// looked worse than one after which every spawn loses (worth 0).
 #[inline]
-pub(super) fn learned_value(estimate: f32) -> f32 {
+fn learned_value(estimate: f32) -> f32 {
     estimate.max(0.0)
 }
 
@@ -20,11 +101,12 @@ pub(super) fn learned_value(estimate: f32) -> f32 {
 /// is 0, but a hair below it, so that a move that survives beats one that
 /// loses when its value is 0 too. It vanishes in the rounding of a sum with
 /// any live value above about 1e-12, so no other value changes.
-pub(super) const LEARNED_LOST: f32 = -1e-20;
+const LEARNED_LOST: f32 = -1e-20;
 
 /// A shared evaluator borrowed for one decision: a sized handle on the
-/// trait object, which the generic search takes by reference.
-pub(super) struct Borrowed<'a>(pub(super) &'a dyn Evaluator<Board>);
+/// trait object, which the generic search takes by reference, valuing
+/// boards as the learned search does.
+struct Borrowed<'a>(&'a dyn Evaluator<Board>);
 
 impl Evaluator<Board> for Borrowed<'_> {
     #[inline]
@@ -45,10 +127,10 @@ impl Evaluator<Board> for Borrowed<'_> {
 /// A learned value with the heuristic added, when
 /// [`crate::Algorithm::Learned`]'s `heuristic` is above 0 (the presets'
 /// [`crate::LEARNED_HEURISTIC`] is 0).
-pub(super) struct Shaped {
-    pub(super) net: SharedEvaluator,
-    pub(super) heuristic: WeightedEvaluator,
-    pub(super) weight: f32,
+struct Shaped {
+    net: SharedEvaluator,
+    heuristic: WeightedEvaluator,
+    weight: f32,
 }
 
 impl Evaluator<Board> for Shaped {
@@ -59,11 +141,10 @@ impl Evaluator<Board> for Shaped {
 }
 
 /// A 4x4 board of any type, scored by an evaluator of packed boards: the
-/// learned search on boards without a packed form, [`game_core::Grid`]s of
-/// size 4 (it rejects other sizes before searching) and boards with a tile
+/// learned search on 4x4 boards without a packed form, those with a tile
 /// past 32768 (which the network then reads clamped to 32768), through
 /// the learned values of [`Borrowed`].
-pub(super) struct Packed<'a>(pub(super) Borrowed<'a>);
+struct Packed<'a>(Borrowed<'a>);
 
 impl<B: GameBoard> Evaluator<B> for Packed<'_> {
     fn evaluate(&self, board: &B) -> f32 {
