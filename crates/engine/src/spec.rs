@@ -281,7 +281,7 @@ impl SolverSpec {
         if o.time_ms == Some(0) {
             return Err(SpecError::ZeroTime);
         }
-        if o.prob_cutoff.is_some() && preset.algorithm == Algorithm::Tutorial {
+        if o.prob_cutoff.is_some() && preset.algorithm.prob_cutoff().is_none() {
             return not(Setting::ProbCutoff, Reason::SearchesEverySpawn);
         }
         if o.depth_bonus.is_some() {
@@ -320,15 +320,13 @@ impl SolverSpec {
         if let Some(threads) = o.threads {
             config.threads = threads;
         }
-        match &mut config.algorithm {
-            Algorithm::Expectimax { prob_cutoff, .. } | Algorithm::Corner { prob_cutoff } => {
-                *prob_cutoff = o.prob_cutoff.unwrap_or(*prob_cutoff);
-            }
-            Algorithm::Learned { prob_cutoff, heuristic } => {
-                *prob_cutoff = o.prob_cutoff.unwrap_or(*prob_cutoff);
-                *heuristic = o.heuristic.unwrap_or(*heuristic);
-            }
-            Algorithm::Tutorial => {}
+        if let (Some(p), Some(cutoff)) = (o.prob_cutoff, config.algorithm.prob_cutoff_mut()) {
+            *cutoff = p;
+        }
+        if let (Some(h), Algorithm::Learned { heuristic, .. }) =
+            (o.heuristic, &mut config.algorithm)
+        {
+            *heuristic = h;
         }
         if let (Some(b), Depth::Adaptive { bonus, .. } | Depth::Crowded { bonus, .. }) =
             (o.depth_bonus, &mut config.depth)

@@ -55,6 +55,30 @@ pub enum Algorithm {
     },
 }
 
+impl Algorithm {
+    /// The probability below which a branch is scored by the evaluator
+    /// instead of searched; `None` for the tutorial's search, which
+    /// searches every spawn.
+    pub fn prob_cutoff(&self) -> Option<f32> {
+        match *self {
+            Algorithm::Expectimax { prob_cutoff, .. }
+            | Algorithm::Learned { prob_cutoff, .. }
+            | Algorithm::Corner { prob_cutoff } => Some(prob_cutoff),
+            Algorithm::Tutorial => None,
+        }
+    }
+
+    /// [`Algorithm::prob_cutoff`], to change.
+    pub fn prob_cutoff_mut(&mut self) -> Option<&mut f32> {
+        match self {
+            Algorithm::Expectimax { prob_cutoff, .. }
+            | Algorithm::Learned { prob_cutoff, .. }
+            | Algorithm::Corner { prob_cutoff } => Some(prob_cutoff),
+            Algorithm::Tutorial => None,
+        }
+    }
+}
+
 /// The learned presets' weight of the heuristic in their evaluator: 0, the
 /// network alone. The network values a board by the score still to come;
 /// the heuristic, built to rank boards, runs about ten times larger. A

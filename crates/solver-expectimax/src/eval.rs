@@ -34,6 +34,14 @@ pub trait Evaluator<B: GameBoard>: Send + Sync {
         f32::NEG_INFINITY
     }
 
+    /// Whether a value counts only the score still to come from the board
+    /// (a learned value of an afterstate), so that the search adds to it
+    /// the score each move on the way gains. The default, `false`, suits
+    /// evaluators that rank boards by their shape, as the heuristics do.
+    fn rewards(&self) -> bool {
+        false
+    }
+
     /// What [`Evaluator::lost_value`] and [`Evaluator::prune_below`] read
     /// of `root`, as a number: two roots with the same context
     /// must get the same values of both. The search keys its transposition

@@ -116,13 +116,6 @@ impl Classes {
     }
 }
 
-/// The bytes of the table that holds leaf parents apart from the rest: they
-/// are most of the probes and most of their hits come from nearby subtrees,
-/// so a table that stays in a core's L2 cache (1 MiB on the machines we
-/// measure on) answers them without the memory stall of a probe of the
-/// large table (docs/experiments/2026-11-22-search-work-per-decision.md).
-pub(crate) const LEAF_TABLE_BYTES: usize = 1 << 20;
-
 /// Chance nodes at least this likely offer their spawns to idle threads
 /// (see [`Task::expand_parallel`]). Only the top of the tree is that likely, so the
 /// cost of offering is paid on a few hundred nodes per decision.
@@ -135,7 +128,7 @@ const CLOCK_EVERY: u32 = 128;
 pub(crate) struct Shared<'a, E> {
     pub(crate) eval: &'a E,
     pub(crate) table: Option<&'a TransTable>,
-    /// The small table of leaf parents (see [`LEAF_TABLE_BYTES`]), or
+    /// The small table of leaf parents (see [`crate::table::Tables`]), or
     /// none, when they go to `table` too.
     pub(crate) leaves: Option<&'a TransTable>,
     pub(crate) classes: Classes,
@@ -146,9 +139,6 @@ pub(crate) struct Shared<'a, E> {
     /// Whether the search runs on a pool of more than one thread, so that
     /// the largest chance nodes offer their spawns to idle threads.
     pub(crate) parallel: bool,
-    /// Whether a max node adds the score each move gains (for a learned
-    /// evaluator, whose values count only the score still to come).
-    pub(crate) rewards: bool,
     /// Where a max node's best starts and what a lost board is worth.
     pub(crate) ends: Ends,
 }
@@ -177,9 +167,9 @@ impl Ends {
     /// losing (a learned value is 0 or more, a lost board a hair below 0;
     /// outside the tuned game the heuristic's lost value is below all its
     /// values). Chance nodes are pruned by [`Evaluator::prune_below`].
-    pub(crate) fn new<B: GameBoard, E: Evaluator<B>>(eval: &E, root: &B, rewards: bool) -> Ends {
+    pub(crate) fn new<B: GameBoard, E: Evaluator<B>>(eval: &E, root: &B) -> Ends {
         let lost = eval.lost_value(root);
-        let floor = if rewards || lost < 0.0 { f32::NEG_INFINITY } else { 0.0 };
+        let floor = if eval.rewards() || lost < 0.0 { f32::NEG_INFINITY } else { 0.0 };
         Ends { floor, lost, prune: eval.prune_below(root), context: eval.context(root) }
     }
 
@@ -242,8 +232,10 @@ struct Task<'a, 's, E, B, const READS_ROOT: bool> {
     memo: MixMap<(B, u32, u32), f32>,
 }
 
-/// The board after each direction and the score it gains, when `rewards`;
-/// otherwise the board type's own [`GameBoard::slide_each_unscored`] and
+/// The board after each direction and the score it gains, when the
+/// evaluator's values count rewards ([`Evaluator::rewards`], known when the
+/// search is compiled for it); otherwise the board type's own
+/// [`GameBoard::slide_each_unscored`] and
 /// zeros (the packed board overrides it with the four moves inlined: a call
 /// per move with a `match` on the direction cost 29 of the 135 instructions
 /// per move application, callgrind). A direction that changes
@@ -251,8 +243,8 @@ struct Task<'a, 's, E, B, const READS_ROOT: bool> {
 /// call it returned the children through memory once more (callgrind, the
 /// positions run: 103 M of 4,497 M instructions).
 #[inline(always)]
-pub(crate) fn moves<B: GameBoard>(board: &B, rewards: bool) -> ([B; 4], [f32; 4]) {
-    if !rewards {
+pub(crate) fn moves<B: GameBoard, E: Evaluator<B>>(board: &B, eval: &E) -> ([B; 4], [f32; 4]) {
+    if !eval.rewards() {
         return (board.slide_each_unscored(), [0.0; 4]);
     }
     let slid = Direction::ALL.map(|d| board.slide(d));
@@ -268,7 +260,7 @@ pub(crate) enum Work<B> {
     /// A whole max node.
     Max { board: B, depth: u32, class: u32 },
     /// One child chance node of a max node (exactly as [`Task::max`] would
-    /// search it), and the score its move gained (0 unless the search
+    /// search it), and the score its move gained (0 unless the evaluator
     /// counts rewards).
     Chance { board: B, depth: u32, class: u32, gain: f32 },
 }
@@ -278,17 +270,16 @@ pub(crate) enum Work<B> {
 /// task). A max node with no legal direction gives no work (it is worth the
 /// lost value, [`Ends`]).
 /// Returns the work and the move applications spent deciding.
-pub(crate) fn split<B: GameBoard>(
+pub(crate) fn split<B: GameBoard, E: Evaluator<B>>(
     board: &B,
     depth: u32,
     class: u32,
-    classes: &Classes,
-    rewards: bool,
+    shared: &Shared<'_, E>,
 ) -> (Vec<Work<B>>, u64) {
-    if depth <= 1 || classes.is_cut(class) {
+    if depth <= 1 || shared.classes.is_cut(class) {
         return (vec![Work::Max { board: *board, depth, class }], 0);
     }
-    let (children, gains) = moves(board, rewards);
+    let (children, gains) = moves(board, shared.eval);
     let work = children
         .into_iter()
         .zip(gains)
@@ -482,7 +473,7 @@ impl<'a, 's, E: Evaluator<B>, B: GameBoard, const READS_ROOT: bool> Task<'a, 's,
     /// board, or the lost value ([`Ends`]) when none does.
     pub(crate) fn max(&mut self, board: &B, depth: u32, class: u32) -> Result<f32, Aborted> {
         self.stats.moves += 4;
-        let (children, gains) = moves(board, self.shared.rewards);
+        let (children, gains) = moves(board, self.shared.eval);
         // Asked where needed rather than kept in an array: the compare is
         // one instruction on the packed board, cheaper than a store and load.
         let legal = |i: usize| board.is_moved_to(&children[i]);
@@ -555,8 +546,7 @@ mod tests {
                 deadline: None,
                 stop: &stop,
                 parallel: false,
-                rewards: false,
-                ends: Ends::new(&eval, root, false),
+                ends: Ends::new(&eval, root),
             };
             let work = Work::Chance { board: node, depth: 3, class: Classes::of(1.0), gain: 0.0 };
             run_work(&shared, &work).0.ok().map(f32::to_bits)
@@ -589,8 +579,7 @@ mod tests {
                 deadline: None,
                 stop: &stop,
                 parallel: false,
-                rewards: false,
-                ends: Ends::new(eval, &board, false),
+                ends: Ends::new(eval, &board),
             };
             let work = Work::Max { board, depth: 4, class: Classes::of(1.0) };
             let (v, stats) = Task::<_, _, READS_ROOT>::new(&shared).run_alone(&work);
@@ -604,8 +593,8 @@ mod tests {
             "8192 2048 512 128/4096 1024 256 64/16 32 8 4/2 4 2 0",
         ] {
             let board: Board = text.parse().expect("valid");
-            assert!(!Ends::new(&eval, &board, false).reads_root(), "{board}");
-            assert!(Ends::new(&corner, &board, false).reads_root(), "{board}");
+            assert!(!Ends::new(&eval, &board).reads_root(), "{board}");
+            assert!(Ends::new(&corner, &board).reads_root(), "{board}");
             assert_eq!(search::<true>(&eval, board), search::<false>(&eval, board), "{board}");
         }
     }
@@ -635,8 +624,7 @@ mod tests {
                     deadline: None,
                     stop: &stop,
                     parallel,
-                    rewards: false,
-                    ends: Ends::new(&eval, &board, false),
+                    ends: Ends::new(&eval, &board),
                 };
                 pool.install(|| {
                     let work = Work::Max { board, depth: 4, class: Classes::of(1.0) };

@@ -2,26 +2,25 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use game_core::{Board, Direction, GameBoard, Grid, Rules};
-use rayon::prelude::*;
 
 use crate::awake::Pool;
-use crate::config::{Algorithm, ConfigError, Depth, SearchConfig};
+use crate::config::{ConfigError, Depth, SearchConfig};
 use crate::endgame::{self, Endgame, Formation};
-use crate::eval::{CornerEvaluator, Evaluator, WeightedEvaluator, Weights};
-use crate::search::{Classes, Ends, LEAF_TABLE_BYTES, Shared, run_work, split};
+use crate::eval::Evaluator;
 use crate::stats::Stats;
-use crate::table::{Paging, TransTable};
-use crate::tutorial::Tutorial;
+use crate::table::{Paging, Tables, TransTable};
 
 mod learned;
 mod root;
+mod searches;
+#[cfg(test)]
+mod tests;
 
-use learned::{Borrowed, Packed, Shaped};
-use root::Root;
+use root::Run;
+use searches::Search;
 
 /// The smallest head (exponent of the tile in the corner) of a chain whose
 /// table the solver plays by: 16384.
@@ -111,7 +110,8 @@ impl std::error::Error for SearchError {}
 pub struct Solver {
     config: SearchConfig,
     pool: SearchThreads,
-    engine: Engine,
+    /// The search of the settings' algorithm, made once.
+    search: Box<dyn Search>,
     endgame: Option<Arc<Endgame>>,
 }
 
@@ -160,59 +160,9 @@ impl SearchThreads {
     }
 }
 
-/// What a solver keeps for its algorithm between decisions.
-#[allow(clippy::large_enum_variant, reason = "one per solver, made once and never moved again")]
-enum Engine {
-    /// The tutorial's search keeps nothing (its memos live per decision).
-    Tutorial,
-    /// The strong search keeps its evaluator's row table and its
-    /// transposition tables (none when `table_bytes` is below one entry).
-    Expectimax { eval: WeightedEvaluator, tables: Tables, cutoff: f32 },
-    /// The learned search keeps its network and its own tables.
-    Learned { eval: SharedEvaluator, tables: Tables, cutoff: f32 },
-    /// The corner search keeps its evaluator's row table and its
-    /// transposition tables.
-    Corner { eval: CornerEvaluator, tables: Tables, cutoff: f32 },
-}
-
 /// A learned evaluator of packed 4x4 afterstates, shared by the solvers
 /// and threads that use it (a network is hundreds of megabytes).
 pub type SharedEvaluator = Arc<dyn Evaluator<Board>>;
-
-/// A search's transposition tables within `table_bytes`: the leaf
-/// parents' small one (when the bound leaves room for twice its size) and
-/// the large one in the rest.
-struct Tables {
-    table: Option<TransTable>,
-    leaves: Option<TransTable>,
-}
-
-impl Tables {
-    fn with_bytes(bytes: usize, paging: Paging) -> Tables {
-        if bytes < 2 * LEAF_TABLE_BYTES {
-            return Tables { table: TransTable::with_bytes(bytes, paging), leaves: None };
-        }
-        Tables {
-            table: TransTable::with_bytes(bytes - LEAF_TABLE_BYTES, paging),
-            leaves: TransTable::with_bytes(LEAF_TABLE_BYTES, paging),
-        }
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &TransTable> {
-        self.table.iter().chain(&self.leaves)
-    }
-}
-
-impl Engine {
-    fn tables(&self) -> Option<&Tables> {
-        match self {
-            Engine::Expectimax { tables, .. }
-            | Engine::Learned { tables, .. }
-            | Engine::Corner { tables, .. } => Some(tables),
-            Engine::Tutorial => None,
-        }
-    }
-}
 
 impl fmt::Debug for Solver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -239,6 +189,8 @@ impl Solver {
     /// # Errors
     /// [`ConfigError`] when the settings are invalid, are not a learned
     /// search, or the thread pool cannot start.
+    ///
+    /// [`Algorithm::Learned`]: crate::Algorithm::Learned
     pub fn with_evaluator(
         config: SearchConfig,
         eval: SharedEvaluator,
@@ -270,35 +222,8 @@ impl Solver {
         } else {
             Paging::Lazy
         };
-        let engine = match (config.algorithm, learned) {
-            (Algorithm::Tutorial, None) => Engine::Tutorial,
-            (Algorithm::Expectimax { weights, prob_cutoff }, None) => Engine::Expectimax {
-                eval: WeightedEvaluator::new(weights),
-                tables: Tables::with_bytes(config.table_bytes, paging),
-                cutoff: prob_cutoff,
-            },
-            (Algorithm::Learned { prob_cutoff, heuristic }, Some(eval)) => Engine::Learned {
-                eval: if heuristic > 0.0 {
-                    Arc::new(Shaped {
-                        net: eval,
-                        heuristic: WeightedEvaluator::new(Weights::STANDARD),
-                        weight: heuristic,
-                    })
-                } else {
-                    eval
-                },
-                tables: Tables::with_bytes(config.table_bytes, paging),
-                cutoff: prob_cutoff,
-            },
-            (Algorithm::Corner { prob_cutoff }, None) => Engine::Corner {
-                eval: CornerEvaluator::new(),
-                tables: Tables::with_bytes(config.table_bytes, paging),
-                cutoff: prob_cutoff,
-            },
-            (Algorithm::Learned { .. }, None) => return Err(ConfigError::NoEvaluator),
-            (_, Some(_)) => return Err(ConfigError::UnusedEvaluator),
-        };
-        Ok(Solver { config, pool, engine, endgame: None })
+        let search = searches::build(&config, learned, paging)?;
+        Ok(Solver { config, pool, search, endgame: None })
     }
 
     /// This solver, playing the move of an endgame table wherever one
@@ -317,6 +242,8 @@ impl Solver {
     /// to the end of the chain's next tile, dozens of moves past any
     /// search's horizon, and it is exact there, while the search's
     /// evaluator only guesses (docs/endgame.md measures the difference).
+    ///
+    /// [`Algorithm::Corner`]: crate::Algorithm::Corner
     #[must_use]
     pub fn with_endgame(mut self, endgame: Arc<Endgame>) -> Solver {
         self.endgame = Some(endgame);
@@ -336,11 +263,7 @@ impl Solver {
         }
         let start = Instant::now();
         let packed = Board::from_raw(board.packed()?);
-        let advice = if let Algorithm::Corner { .. } = self.config.algorithm {
-            tables.corner_move(packed)
-        } else {
-            tables.advise(packed, ENDGAME_MIN_HEAD)
-        }?;
+        let advice = self.search.endgame_advice(tables, packed)?;
         (advice.odds > 0.0).then(|| Decision {
             direction: advice.direction,
             values: advice.values,
@@ -364,14 +287,14 @@ impl Solver {
 
     /// The bytes held by the transposition table (0 when there is none).
     pub fn table_bytes(&self) -> usize {
-        self.engine.tables().map_or(0, |t| t.iter().map(TransTable::bytes).sum())
+        self.search.tables().map_or(0, |t| t.iter().map(TransTable::bytes).sum())
     }
 
     /// Empties the transposition table, so that the next decision searches
     /// from a cold table (as benchmarks want). Decisions never need this:
     /// the table's entries stay exact from move to move and game to game.
     pub fn clear_table(&self) {
-        let tables = self.engine.tables().into_iter().flat_map(Tables::iter);
+        let tables = self.search.tables().into_iter().flat_map(Tables::iter);
         match &self.pool.0 {
             // On the pool, which also keeps its threads awake for the
             // decision that follows.
@@ -399,74 +322,57 @@ impl Solver {
     /// 4 weighs the chance nodes).
     ///
     /// # Errors
-    /// [`SearchError::NoMove`] when no direction changes the board.
+    /// [`SearchError::NoMove`] when no direction changes the board,
+    /// [`SearchError::NotFourByFour`] when a learned search is asked about
+    /// a board of another size.
+    ///
+    /// # Panics
+    /// If `board` is outside the bounds every board type keeps (sizes from
+    /// [`game_core::MIN_SIZE`] to [`game_core::MAX_SIZE`], exponents up to
+    /// [`game_core::MAX_EXPONENT`]), which no board of game-core is.
     pub fn decide<B: GameBoard>(&self, board: &B, rules: &Rules) -> Result<Decision, SearchError> {
-        // The search is compiled here, for the packed board and the grid,
-        // whichever crate calls and with whatever board type: a frontend
-        // need not compile (or optimise) the search's generic code itself.
-        if board.size() == 4 {
-            if let Some(packed) = board_of(board) {
-                return self.decide_board(&packed, rules);
-            }
-        } else if let Some(grid) = grid_of(board) {
-            return self.decide_grid(&grid, rules);
-        }
-        // Not reached for a board that keeps GameBoard's invariants.
-        self.decide_any(board, rules)
+        // The search is compiled in this crate, for the 4x4 board and the
+        // grid, whichever crate calls and with whatever board type: a
+        // frontend need not compile (or optimise) the search's generic code
+        // itself.
+        let decision = if board.size() == 4 {
+            board_of(board).map(|board| self.decide_board(&board, rules))
+        } else {
+            grid_of(board).map(|grid| self.decide_grid(&grid, rules))
+        };
+        decision.expect("a board within the bounds of every board type")
     }
 
-    /// [`Solver::decide`] on the packed board.
+    /// [`Solver::decide`] on the 4x4 board.
     #[inline(never)]
     fn decide_board(&self, board: &Board, rules: &Rules) -> Result<Decision, SearchError> {
-        self.decide_any(board, rules)
-    }
-
-    /// [`Solver::decide`] on a grid.
-    #[inline(never)]
-    fn decide_grid(&self, board: &Grid, rules: &Rules) -> Result<Decision, SearchError> {
-        self.decide_any(board, rules)
-    }
-
-    fn decide_any<B: GameBoard>(&self, board: &B, rules: &Rules) -> Result<Decision, SearchError> {
         if let Some(decision) = self.endgame_decision(board, rules) {
             return Ok(decision);
         }
-        match &self.engine {
-            Engine::Expectimax { eval, tables, cutoff } => {
-                self.decide_expectimax(board, rules, *cutoff, eval, Some(tables), false)
-            }
-            Engine::Learned { eval, tables, cutoff } => {
-                if board.size() != 4 {
-                    return Err(SearchError::NotFourByFour(board.size()));
-                }
-                match board.packed().map(Board::from_raw) {
-                    Some(packed) => self.decide_expectimax(
-                        &packed,
-                        rules,
-                        *cutoff,
-                        &Borrowed(&**eval),
-                        Some(tables),
-                        true,
-                    ),
-                    None => {
-                        // No packed form (a Grid, or a tile past 32768):
-                        // no table (its keys are packed boards), the
-                        // evaluator through a copy.
-                        self.decide_expectimax(
-                            board,
-                            rules,
-                            *cutoff,
-                            &Packed(Borrowed(&**eval)),
-                            None,
-                            true,
-                        )
-                    }
-                }
-            }
-            Engine::Corner { eval, tables, cutoff } => {
-                self.decide_expectimax(board, rules, *cutoff, eval, Some(tables), false)
-            }
-            Engine::Tutorial => self.decide_tutorial(board, rules),
+        self.search.decide_board(&self.run(board), board, rules)
+    }
+
+    /// [`Solver::decide`] on a grid (of a size other than 4).
+    #[inline(never)]
+    fn decide_grid(&self, board: &Grid, rules: &Rules) -> Result<Decision, SearchError> {
+        self.search.decide_grid(&self.run(board), board, rules)
+    }
+
+    /// How a decision for `board` runs, from now: its depth, the budget and
+    /// the threads.
+    fn run<B: GameBoard>(&self, board: &B) -> Run<'_> {
+        let (first, depth) = match (self.config.depth, self.config.time_budget) {
+            (Depth::AtLeast { min, max }, Some(_)) => (min, max),
+            (Depth::AtLeast { min, .. }, None) => (min, min),
+            (_, _) => (1, self.depth_for(board)),
+        };
+        Run {
+            start: Instant::now(),
+            depth,
+            first,
+            time_budget: self.config.time_budget,
+            pool: self.pool.0.as_deref(),
+            threads: self.config.threads,
         }
     }
 
@@ -476,210 +382,16 @@ impl Solver {
     ///
     /// # Errors
     /// [`SearchError::NoMove`] when no direction changes the board.
+    ///
+    /// [`Algorithm::Expectimax`]: crate::Algorithm::Expectimax
     pub fn decide_with<B: GameBoard, E: Evaluator<B>>(
         &self,
         board: &B,
         rules: &Rules,
         evaluator: &E,
     ) -> Result<Decision, SearchError> {
-        let cutoff = match self.config.algorithm {
-            Algorithm::Expectimax { prob_cutoff, .. }
-            | Algorithm::Learned { prob_cutoff, .. }
-            | Algorithm::Corner { prob_cutoff } => prob_cutoff,
-            Algorithm::Tutorial => 0.0,
-        };
-        self.decide_expectimax(board, rules, cutoff, evaluator, None, false)
-    }
-
-    /// Runs `tasks` on the pool (or here with one thread), keeping their
-    /// order, so combining the results is the same for any thread count.
-    fn run_tasks<T: Sync, R: Send>(&self, tasks: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-        match &self.pool.0 {
-            Some(pool) => pool.search(|| tasks.par_iter().map(&f).collect()),
-            None => tasks.iter().map(f).collect(),
-        }
-    }
-
-    /// Like [`Solver::run_tasks`], with state made by `init` and shared by
-    /// a run of neighbouring tasks (a few runs per thread, for balance): for
-    /// memos, which is sound only because the memoised values are pure
-    /// functions of their keys, so the split cannot change any result.
-    fn run_tasks_with<T: Sync, S, R: Send>(
-        &self,
-        tasks: &[T],
-        init: impl Fn() -> S + Sync + Send,
-        f: impl Fn(&mut S, &T) -> R + Sync + Send,
-    ) -> Vec<R> {
-        let run = |chunk: &[T]| {
-            let mut state = init();
-            chunk.iter().map(|t| f(&mut state, t)).collect::<Vec<R>>()
-        };
-        match &self.pool.0 {
-            Some(pool) => {
-                let chunk = tasks.len().div_ceil(3 * self.config.threads).max(1);
-                pool.search(|| tasks.par_chunks(chunk).flat_map_iter(run).collect())
-            }
-            None => run(tasks),
-        }
-    }
-
-    fn decide_tutorial<B: GameBoard>(
-        &self,
-        board: &B,
-        rules: &Rules,
-    ) -> Result<Decision, SearchError> {
-        let start = Instant::now();
-        let depth = self.depth_for(board);
-        let p4 = rules.four_probability();
-        let root = Root::new(board, p4);
-        if root.moved.is_empty() {
-            return Err(SearchError::NoMove);
-        }
-        let results = self.run_tasks_with(
-            &root.tasks,
-            || Tutorial::new(depth, p4),
-            |search, task| {
-                let before = search.stats;
-                let v = search.weighed_spawn(&task.board, task.four);
-                (v, search.stats - before)
-            },
-        );
-        let mut stats = Stats { moves: 4, nodes: root.moved.len() as u64, ..Stats::default() };
-        for (_, s) in &results {
-            stats += *s;
-        }
-        // Java's int arithmetic: the sums wrap.
-        let totals = root.sum_per_child(results, |_, (v, _)| v, i32::wrapping_add);
-        let (direction, values) = root.choose(&totals).ok_or(SearchError::NoMove)?;
-        Ok(Decision { direction, values, depth, stats, elapsed: start.elapsed(), endgame: None })
-    }
-
-    fn decide_expectimax<B: GameBoard, E: Evaluator<B>>(
-        &self,
-        board: &B,
-        rules: &Rules,
-        cutoff: f32,
-        eval: &E,
-        tables: Option<&Tables>,
-        rewards: bool,
-    ) -> Result<Decision, SearchError> {
-        let start = Instant::now();
-        let target = self.depth_for(board);
-        let p4 = rules.four_probability();
-        let mut root = Root::new(board, p4);
-        if root.moved.is_empty() {
-            return Err(SearchError::NoMove);
-        }
-        // A root child below the evaluator's bound is worth its score, as
-        // any chance node is (`Task::expand`): its spawns are not searched.
-        let ends = Ends::new(eval, board, rewards);
-        let pruned: Vec<Option<f32>> =
-            root.moved.iter().map(|(_, after)| ends.pruned(eval, after)).collect();
-        root.tasks.retain(|task| pruned[task.child].is_none());
-        // The score each root move gains, added to its value when the
-        // evaluator counts only the score still to come.
-        let root_gains: Vec<f32> = root
-            .moved
-            .iter()
-            .map(|(d, _)| match board.slide(*d) {
-                Some((_, gain)) if rewards => gain as f32,
-                _ => 0.0,
-            })
-            .collect();
-        let stop = AtomicBool::new(false);
-        let classes = Classes::new((1.0 - p4) as f32, p4 as f32, cutoff);
-        let mut stats = Stats::default();
-        let mut done: Option<(u32, Vec<f32>)> = None;
-        // Without a budget, one search at the target depth; with one,
-        // depth 1, 2, ... (or the least depth, ...) until the deadline, the
-        // first always finishing.
-        let depths = match (self.config.time_budget, self.config.depth) {
-            (None, _) => target..=target,
-            (Some(_), Depth::AtLeast { min, max }) => min..=max,
-            (Some(_), _) => 1..=target,
-        };
-        for depth in depths {
-            let deadline = match (self.config.time_budget, &done) {
-                (Some(budget), Some(_)) => Some(start + budget),
-                _ => None,
-            };
-            let shared = Shared {
-                eval,
-                table: tables.and_then(|t| t.table.as_ref()),
-                leaves: tables.and_then(|t| t.leaves.as_ref()),
-                classes,
-                p2: (1.0 - p4) as f32,
-                p4: p4 as f32,
-                deadline,
-                stop: &stop,
-                parallel: self.pool.0.is_some(),
-                rewards,
-                ends,
-            };
-            let Some(mut totals) = self.search_root(&root, &shared, depth, &mut stats) else {
-                break;
-            };
-            for (((total, (_, after)), gain), pruned) in
-                totals.iter_mut().zip(&root.moved).zip(&root_gains).zip(&pruned)
-            {
-                *total = gain + pruned.unwrap_or(*total / after.count_empty() as f32);
-            }
-            stats.moves += 4;
-            stats.nodes += root.moved.len() as u64;
-            done = Some((depth, totals));
-        }
-        let (depth, totals) = done.ok_or(SearchError::NoMove)?;
-        let (direction, values) = root.choose(&totals).ok_or(SearchError::NoMove)?;
-        Ok(Decision { direction, values, depth, stats, elapsed: start.elapsed(), endgame: None })
-    }
-
-    /// One search of the root's tasks at `depth`: each child's sum of its
-    /// spawns' values weighted by their probabilities (not yet divided by
-    /// its empty cells), or `None` when the deadline stopped it. The work
-    /// done is added to `stats` either way.
-    fn search_root<B: GameBoard, E: Evaluator<B>>(
-        &self,
-        root: &Root<B>,
-        shared: &Shared<'_, E>,
-        depth: u32,
-        stats: &mut Stats,
-    ) -> Option<Vec<f32>> {
-        // Each spawn below the root is a max node; split them into their
-        // children so that there are enough tasks to keep every thread
-        // busy. A max of pure values is the same in any order.
-        let mut work = Vec::new();
-        for (k, task) in root.tasks.iter().enumerate() {
-            let n = root.moved[task.child].1.count_empty() as f32;
-            let p = if task.four { shared.p4 } else { shared.p2 };
-            let class = Classes::of(p / n);
-            let (pieces, moves) = split(&task.board, depth, class, &shared.classes, shared.rewards);
-            stats.moves += moves;
-            work.extend(pieces.into_iter().map(|w| (k, w)));
-        }
-        let results = self.run_tasks(&work, |(_, w)| {
-            let (v, stats) = run_work(shared, w);
-            (v.ok(), stats)
-        });
-        let mut best = vec![shared.floor(); root.tasks.len()];
-        let mut finished = true;
-        for ((k, _), (v, s)) in work.iter().zip(results) {
-            *stats += s;
-            match v {
-                Some(v) => best[*k] = best[*k].max(v),
-                None => finished = false,
-            }
-        }
-        if !finished {
-            return None;
-        }
-        Some(root.sum_per_child(
-            best,
-            |task, v| {
-                let p = if task.four { shared.p4 } else { shared.p2 };
-                p * shared.lost_if_none(v)
-            },
-            |a, b| a + b,
-        ))
+        let cutoff = self.config.algorithm.prob_cutoff().unwrap_or(0.0);
+        root::expectimax(&self.run(board), board, rules, evaluator, cutoff, None)
     }
 }
 
