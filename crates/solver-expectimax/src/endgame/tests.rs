@@ -191,6 +191,56 @@ fn the_tables_match_a_plain_expectimax_on_every_state() {
     assert!(interior * 8 > all, "{interior} interior states of {all}");
 }
 
+/// The generator written plainly: every state by descending sum of its
+/// free tiles, each read in the table's own order through the lookups'
+/// [`Geometry::after_odds`], quantised down.
+fn plain_odds(formation: Formation) -> Vec<u16> {
+    let g = Geometry::new(formation);
+    let states = formation.states() as u32;
+    let sum = |idx: u32| -> u32 {
+        let raw = g.board_of(idx);
+        g.free.iter().map(|&c| nibble(raw, c)).filter(|&e| e > 0).map(|e| 1 << e).sum()
+    };
+    let mut order: Vec<u32> = (0..states).collect();
+    order.sort_by_key(|&idx| std::cmp::Reverse(sum(idx)));
+    let mut odds = vec![0u16; states as usize];
+    for idx in order {
+        let raw = g.board_of(idx);
+        let v = if g.is_goal(raw) {
+            1.0
+        } else {
+            let read = |i: usize| f32::from(odds[i]) / ONE;
+            Board::from_raw(raw)
+                .slide_each_unscored()
+                .into_iter()
+                .filter_map(|after| g.after_odds(raw, after.raw(), read))
+                .fold(0.0, f32::max)
+        };
+        odds[idx as usize] = (v * ONE).floor().clamp(0.0, ONE) as u16;
+    }
+    odds
+}
+
+#[test]
+fn the_generator_stores_exactly_the_plain_generators_odds() {
+    // The generator reads the spawned states from its own layers, in its
+    // own order: the same sums of the same odds all the same, to the bit.
+    let formations = [
+        Formation::new(10, 3).unwrap(),
+        Formation::new(9, 4).unwrap(),
+        Formation::new(7, 3).unwrap(),
+        Formation::step(4).unwrap(),
+        Formation::block(5).unwrap(),
+    ];
+    for formation in formations {
+        let table = Table::build(formation, &|_| {});
+        let want = plain_odds(formation);
+        let Odds::Full(got) = &table.odds else { panic!("a built table is full") };
+        let differ = got.iter().zip(&want).filter(|(a, b)| a != b).count();
+        assert_eq!(differ, 0, "{formation}: {differ} of {} states differ", want.len());
+    }
+}
+
 #[test]
 fn a_table_holds_for_any_decreasing_chain_of_its_length_and_anchor() {
     // The chain's other tiles only have to be distinct and above the goal:
