@@ -7,12 +7,18 @@
 //! after all it depends on: no recursion, no memo, and the states of one
 //! sum are independent of each other, so rayon's threads share them.
 //!
-//! Where the time goes is reading the spawned states' odds: in the table's
+//! Where the time went is reading the spawned states' odds: in the table's
 //! own order the states of one sum are scattered over all of it (gigabytes
 //! for the corner tables), and nearly every read missed every cache. So
 //! while building, the odds of each sum are also kept in a *layer* of their
 //! own, in the order they are solved, and the spawned states are read from
-//! the two layers above (megabytes): the table is only written.
+//! the two layers above (megabytes): the table is only written. And the
+//! board a move ends on is a state of the same sum (a move keeps the sum),
+//! whose worth (the mean over its empty cells of the spawns' odds) does not
+//! depend on the move that led there: each sum is solved in two passes,
+//! that worth for every state of the sum, then each state's best move,
+//! which reads it, so that the spawns of a board are averaged once, not
+//! once for each move that ends there.
 //!
 //! A state's index is split into its low digits (`l`, the first few free
 //! cells) and its high ones (`h`, the others): `index = h * L + l`. A layer
@@ -21,6 +27,8 @@
 //! its `h` begins (`Layer::start`) plus the rank of its `l` among the `l` of
 //! the same sum (`Split::rank`), and adding a tile to one cell changes one
 //! of the two parts by that cell's stride.
+
+use std::ops::Range;
 
 use game_core::Board;
 use rayon::prelude::*;
@@ -72,6 +80,8 @@ struct Split {
     goals: Vec<(u64, u64)>,
     /// The free cells' low nibble bits.
     free_bits: u64,
+    /// The fixed tiles on the board.
+    fixed_raw: u64,
 }
 
 impl Split {
@@ -167,6 +177,7 @@ impl Split {
             step,
             goals,
             free_bits,
+            fixed_raw: g.fixed_raw,
         }
     }
 
@@ -202,37 +213,57 @@ impl Split {
         self.goals.iter().any(|&(mask, tiles)| raw & mask == tiles)
     }
 
-    /// The odds of the canonical board `raw`: 1 at the goal, else the best
-    /// move's (0 when every move breaks the formation), reading the spawned
-    /// states in the layers above.
+    /// Calls `f(h, l, board)` for each state of sum `sum` whose `h` is in
+    /// `highs`, in the layer's order.
     #[inline]
-    fn state(&self, raw: u64, up: &[Layer; 2]) -> f32 {
+    fn each(&self, sum: u32, highs: Range<usize>, mut f: impl FnMut(u32, u32, u64)) {
+        for h in highs {
+            let Some(rem) = sum.checked_sub(self.high_sum[h]) else { continue };
+            let high = self.fixed_raw | self.high_raw[h];
+            for &l in self.lows_of(rem) {
+                f(h as u32, l, high | self.low_raw[l as usize]);
+            }
+        }
+    }
+
+    /// The odds of the canonical board `raw`: 1 at the goal, else the best
+    /// move's (0 when every move breaks the formation), as
+    /// [`Geometry::after_odds`] says: the expectation after each move,
+    /// which is a state of the same sum, read in `expected`.
+    #[inline]
+    fn state(&self, raw: u64, expected: &Expected) -> f32 {
         if self.is_goal(raw) {
             return 1.0;
         }
-        Board::from_raw(raw)
-            .slide_each_unscored()
-            .into_iter()
-            .filter_map(|after| self.after(raw, after.raw(), up))
-            .fold(0.0, f32::max)
+        let mut best = 0.0;
+        for after in Board::from_raw(raw).slide_each_unscored() {
+            let after = after.raw();
+            if after == raw {
+                continue;
+            }
+            let parts: u64 =
+                (0..8).map(|b| self.bytes[b][usize::from((after >> (8 * b)) as u8)]).sum();
+            if parts >= OUTSIDE {
+                continue;
+            }
+            let (l, h) = ((parts & 0xFF_FFFF) as u32, (parts >> 24) as u32);
+            let at = expected.start[h as usize] + self.rank[l as usize];
+            best = f32::max(best, expected.odds[at as usize]);
+        }
+        best
     }
 
-    /// The odds after moving `raw` to `after`, as
-    /// [`Geometry::after_odds`] says (the same sums in the same order, so
-    /// the same `f32`).
+    /// What a move that ends on the board `after` (of index `l`, `h`) is
+    /// worth, as [`Geometry::after_odds`] says (the same sums in the same
+    /// order, so the same `f32`): 1 at the goal, else the mean over its
+    /// empty free cells of the odds with a 2 there (nine times in ten) or
+    /// a 4, read in the layers above. A board no move ends on (no empty
+    /// free cell) is worth 0: it is never read.
     #[inline]
-    fn after(&self, raw: u64, after: u64, up: &[Layer; 2]) -> Option<f32> {
-        if after == raw {
-            return None;
-        }
-        let parts: u64 = (0..8).map(|b| self.bytes[b][usize::from((after >> (8 * b)) as u8)]).sum();
-        if parts >= OUTSIDE {
-            return None;
-        }
+    fn expect(&self, after: u64, l: u32, h: u32, up: &[Layer; 2]) -> f32 {
         if self.is_goal(after) {
-            return Some(1.0);
+            return 1.0;
         }
-        let (l, h) = ((parts & 0xFF_FFFF) as u32, (parts >> 24) as u32);
         // The empty free cells, then their digits, in the digits' order.
         let x = after | after >> 1;
         let filled = (x | x >> 2) & LOW_BITS;
@@ -256,10 +287,22 @@ impl Split {
             empty += 1;
             digits &= digits - 1;
         }
-        // A move that changes the board leaves an empty cell: a merge frees
-        // one, and a slide moves a tile into an empty cell and leaves one.
-        debug_assert!(empty > 0);
-        Some(sum / empty as f32)
+        if empty == 0 { 0.0 } else { sum / empty as f32 }
+    }
+
+    /// `buf` (a layer of sum `sum`, where each `h` begins at `start`) cut
+    /// into the pieces of `per_piece` values of `h` each.
+    fn pieces<'a, T>(&self, buf: &'a mut [T], start: &[u32], per_piece: usize) -> Vec<&'a mut [T]> {
+        let size = buf.len();
+        let mut pieces = Vec::with_capacity(self.highs.div_ceil(per_piece));
+        let mut rest = buf;
+        for h0 in (0..self.highs).step_by(per_piece) {
+            let end = start.get(h0 + per_piece).map_or(size, |&s| s as usize);
+            let (mine, after) = rest.split_at_mut(end - start[h0] as usize);
+            rest = after;
+            pieces.push(mine);
+        }
+        pieces
     }
 }
 
@@ -269,6 +312,13 @@ impl Split {
 struct Layer {
     start: Vec<u32>,
     odds: Vec<u16>,
+}
+
+/// What a move that ends on each state of one sum is worth (see
+/// [`Split::expect`]), in the layer's order.
+struct Expected<'a> {
+    start: &'a [u32],
+    odds: &'a [f32],
 }
 
 /// Every state's odds, quantised down to steps of 1/65535. They are
@@ -293,44 +343,49 @@ pub(super) fn solve(g: &Geometry, progress: &(dyn Fn(u64) + Sync)) -> Box<[u16]>
     let top: u32 = g.bound.iter().map(|&b| tile(b)).sum();
     // The layers of the two sums above (2 more, 4 more).
     let mut up = [Layer::default(), Layer::default()];
-    // The buffer of the layer before those, reused.
+    // The buffer of the layer before those, reused, and the expectations
+    // of the layer being solved.
     let mut spare = Vec::new();
+    let mut expected: Vec<f32> = Vec::new();
     // Enough pieces of each sum for a few threads to share evenly.
     let per_piece = split.highs.div_ceil(1024);
     let mut done = 0u64;
     for sum in (0..=top).rev().step_by(2) {
         let (start, size) = split.starts(sum);
+        let highs = |i: usize| i * per_piece..((i + 1) * per_piece).min(split.highs);
+        // First what a move that ends on each state of the sum is worth
+        // (a move keeps the sum), then each state's best move.
+        expected.clear();
+        expected.resize(size, 0.0);
+        let pieces = split.pieces(&mut expected, &start, per_piece);
+        pieces.into_par_iter().enumerate().for_each(|(i, mine)| {
+            let mut at = 0;
+            split.each(sum, highs(i), |h, l, raw| {
+                mine[at] = split.expect(raw, l, h, &up);
+                at += 1;
+            });
+        });
+        let expected = Expected { start: &start, odds: &expected };
         let mut layer = std::mem::take(&mut spare);
         layer.clear();
         layer.resize(size, 0);
-        // Each piece: its first `h`, its part of the table (the rows of its
-        // `h`) and its part of the layer.
-        let mut pieces = Vec::with_capacity(split.highs.div_ceil(per_piece));
-        let mut rest: &mut [u16] = &mut layer;
-        for (i, rows) in odds.chunks_mut(per_piece * lows).enumerate() {
-            let h0 = i * per_piece;
-            let end = start.get(h0 + per_piece).map_or(size, |&s| s as usize);
-            let (mine, after) = rest.split_at_mut(end - start[h0] as usize);
-            rest = after;
-            pieces.push((h0, rows, mine));
-        }
-        pieces.into_par_iter().for_each(|(h0, rows, mine)| {
-            let mut at = 0;
-            for (dh, row) in rows.chunks_mut(lows).enumerate() {
-                let h = h0 + dh;
-                let Some(rem) = sum.checked_sub(split.high_sum[h]) else { continue };
-                let high = g.fixed_raw | split.high_raw[h];
-                for &l in split.lows_of(rem) {
-                    let v = split.state(high | split.low_raw[l as usize], &up);
+        // Each piece writes its part of the layer and of the table (the
+        // rows of its `h`).
+        let pieces = split.pieces(&mut layer, &start, per_piece);
+        let rows = odds.chunks_mut(per_piece * lows);
+        pieces.into_par_iter().zip(rows.collect::<Vec<_>>()).enumerate().for_each(
+            |(i, (mine, rows))| {
+                let (h0, mut at) = (i * per_piece, 0);
+                split.each(sum, highs(i), |h, l, raw| {
                     // Down to a step (`as` truncates and saturates: the
                     // odds are never negative).
-                    let v = (v * ONE) as u16;
-                    row[l as usize] = v;
+                    let v = (split.state(raw, &expected) * ONE) as u16;
+                    rows[(h as usize - h0) * lows + l as usize] = v;
                     mine[at] = v;
                     at += 1;
-                }
-            }
-        });
+                });
+            },
+        );
         done += size as u64;
         let [two, four] = std::mem::take(&mut up);
         up = [Layer { start, odds: layer }, two];
