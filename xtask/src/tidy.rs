@@ -133,13 +133,14 @@ fn dependency_names(sections: &[(String, Vec<&str>)]) -> Vec<String> {
 /// list of allowed dependencies (the rules know no search or screen; the
 /// solver has the rules and rayon only; so has ntuple, with its file
 /// formats; engine stands between the libraries and the frontends, joins
-/// the network to the search and serialises what the frontends send alike).
+/// the network to the search, maps the endgame tables' files and
+/// serialises what the frontends send alike).
 const LIBRARIES: [(&str, &[&str]); 5] = [
     ("game-core", &["rand_chacha"]),
     ("solver-expectimax", &["game-core", "rayon"]),
     ("ntuple", &["game-core", "zstd", "rayon", "dirs"]),
     ("records", &["serde", "serde_json"]),
-    ("engine", &["game-core", "solver-expectimax", "ntuple", "dirs", "serde"]),
+    ("engine", &["game-core", "solver-expectimax", "ntuple", "dirs", "serde", "memmap2"]),
 ];
 
 /// The frontends and tools: anything outside, but of the workspace only

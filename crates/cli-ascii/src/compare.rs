@@ -205,3 +205,31 @@ fn prefix<'r>(
         .map_while(|seed| Some(Pair { seed: *seed, a: a.get(seed)?, b: b.get(seed)? }))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    #[test]
+    fn two_players_on_the_same_tables_share_one_copy() {
+        let dir = std::env::temp_dir().join(format!("compare-tables-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let rules = game_core::Rules::default();
+        let tables = format!("--endgame --tables {} --tables-max-states 300000", dir.display());
+        let side = |name, preset| {
+            let options = player_options(name, &format!("--preset {preset} {tables}")).unwrap();
+            PlayerSpec::of(&options, &rules).unwrap()
+        };
+        // Two corner players with different settings, as `compare` opens
+        // them: one copy of the tables for both.
+        let a = side("a", "corner --depth 2");
+        let b = side("b", "corner");
+        let (ta, tb) = (a.solver.endgame().unwrap(), b.solver.endgame().unwrap());
+        assert!(Arc::ptr_eq(ta, tb), "the tables were opened twice");
+        assert_eq!(ta.formations().count(), 1);
+        drop((a, b));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

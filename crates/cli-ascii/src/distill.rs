@@ -21,7 +21,7 @@ use crate::setup;
 /// The full corner tables in `dir` (or the cache folder), built if missing.
 fn full_tables(dir: Option<&Path>) -> anyhow::Result<Arc<Endgame>> {
     let dir = setup::tables_dir(dir)?;
-    setup::open_tables(&dir, &endgame::corner_formations(None))
+    setup::open_tables(&dir, &endgame::corner_formations(None), endgame::Check::Stamped)
 }
 
 /// A one-thread corner player on `tables`.

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use engine::{Overrides, Setting, SolverSpec, SpecError, Spelling};
 use game_core::{Game, GameBoard, Rules, RulesBuilder, TurnRule};
-use solver_expectimax::endgame::{self, Endgame, Formation, OpenEvent, RulesMismatch};
+use solver_expectimax::endgame::{self, Check, Endgame, Formation, OpenEvent, RulesMismatch};
 use solver_expectimax::{
     Algorithm, Choice, Depth, ExpectimaxPlayer, Player, Preset, RandomPlayer, SearchConfig,
     SearchThreads, Solver,
@@ -134,9 +134,15 @@ pub(crate) fn tables_dir(given: Option<&Path>) -> anyhow::Result<PathBuf> {
         .context("this system has no cache folder: choose one with --tables DIR")
 }
 
-/// The endgame tables of `formations` from `dir`, read or built there,
-/// with a progress line on stderr while a table is built.
-pub(crate) fn open_tables(dir: &Path, formations: &[Formation]) -> anyhow::Result<Arc<Endgame>> {
+/// The endgame tables of `formations` from `dir`, opened (once per
+/// process, their files mapped: [`engine::open_tables`]) and checked as
+/// `check` says, or built there, with a progress line on stderr while a
+/// table is built.
+pub(crate) fn open_tables(
+    dir: &Path,
+    formations: &[Formation],
+    check: Check,
+) -> anyhow::Result<Arc<Endgame>> {
     // On a terminal a progress line is rewritten in place (at most every
     // 200 ms); in a log, one line per table built.
     let live = std::io::stderr().is_terminal();
@@ -164,12 +170,11 @@ pub(crate) fn open_tables(dir: &Path, formations: &[Formation]) -> anyhow::Resul
             other => other.log_line().map_or(Ok(()), |line| writeln!(err, "{line}")),
         };
     };
-    let tables = Endgame::open(dir, formations, &report)?;
-    Ok(Arc::new(tables))
+    Ok(engine::open_tables(dir, formations, check, &report)?)
 }
 
-/// `tables build`: every table `preset` plays by read and checked, or
-/// built; then where they are and their size.
+/// `tables build`: every table `preset` plays by read and checked in
+/// full, or built; then where they are and their size.
 pub(crate) fn build_tables(
     dir: Option<&Path>,
     max_states: Option<u64>,
@@ -177,7 +182,8 @@ pub(crate) fn build_tables(
 ) -> anyhow::Result<()> {
     let dir = tables_dir(dir)?;
     let start = Instant::now();
-    let tables = open_tables(&dir, &engine::formations_for(preset, max_states))?;
+    let formations = engine::formations_for(preset, max_states);
+    let tables = open_tables(&dir, &formations, Check::Full)?;
     // A closed stdout (`| head`) is an error the caller treats as success.
     writeln!(
         std::io::stdout().lock(),
@@ -216,7 +222,7 @@ pub(crate) fn endgame_of(
     }
     let formations =
         engine::formations_for(settings.preset(rules.size()), settings.tables_max_states);
-    open_tables(&tables_dir(settings.tables.as_deref())?, &formations).map(Some)
+    open_tables(&tables_dir(settings.tables.as_deref())?, &formations, Check::Stamped).map(Some)
 }
 
 /// Who plays: the kind of player, the search settings, the network of a

@@ -16,6 +16,8 @@
 //!   ([`Values::shortfall`]), for people.
 //! - [`clock_seed`] and [`tables_dir`]: a game's seed when none is given,
 //!   and the endgame tables' folder.
+//! - [`open_tables`]: the endgame tables, their files mapped so that the
+//!   programs that play them share one copy, and opened once per process.
 //!
 //! ```
 //! use engine::{Overrides, SolverSpec};
@@ -35,6 +37,7 @@ mod network;
 mod seed;
 mod session;
 mod spec;
+mod tables;
 mod values;
 
 pub use network::{network, weights_path};
@@ -44,4 +47,5 @@ pub use spec::{
     DEFAULT_PRESET, Overrides, Reason, Setting, SolverSpec, SpecError, Spelling, default_preset,
     formations_for, rules_line, same_settings, tables_dir,
 };
+pub use tables::open_tables;
 pub use values::Values;

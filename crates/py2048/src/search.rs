@@ -10,7 +10,7 @@ use game_core::{Board, GameBoard, RulesBuilder};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
-use solver_expectimax::endgame::{Endgame, OpenEvent, Shape};
+use solver_expectimax::endgame::{Check, Endgame, OpenEvent, Shape};
 use solver_expectimax::{Preset, SearchConfig};
 
 use crate::batch::grid_of;
@@ -109,12 +109,12 @@ impl EndgameTables {
             }
         };
         let tables = py
-            .detach(|| Endgame::open(&path, &formations, &report))
+            .detach(|| engine::open_tables(&path, &formations, Check::Stamped, &report))
             .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
         Ok(EndgameTables {
             count: tables.formations().count(),
             nbytes: tables.bytes(),
-            tables: Arc::new(tables),
+            tables,
             path: path.display().to_string(),
         })
     }

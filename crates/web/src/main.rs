@@ -60,8 +60,7 @@ fn open_tables(dir: &std::path::Path) -> anyhow::Result<std::sync::Arc<Endgame>>
     };
     let mut formations = endgame::default_formations(None);
     formations.extend(endgame::corner_formations(None));
-    let tables = Endgame::open(dir, &formations, &report)?;
-    Ok(std::sync::Arc::new(tables))
+    Ok(engine::open_tables(dir, &formations, endgame::Check::Stamped, &report)?)
 }
 
 /// The default games file, where the platform has a state folder.

@@ -1,24 +1,46 @@
-//! Tables on disk: one file per formation, checked when read, built when
-//! missing or damaged.
+//! Tables on disk: one file per formation, checked when opened, built
+//! when missing or damaged.
 //!
 //! A file is a 32-byte header (the magic `2048EGT2`, the count of fixed
 //! cells, the goal, the shape (0 for a chain, 1 for the corner step, 2 for
-//! the corner block), five
-//! zero bytes, the state count and a checksum of the odds, all
-//! little-endian) followed by every state's odds as a little-endian `u16`.
+//! the corner block), five zero bytes, the state count and a checksum of
+//! the odds, all little-endian) followed by every state's odds as a
+//! little-endian `u16`.
+//!
+//! A program holds a file's bytes as [`Opening::hold`] says: read into its
+//! memory ([`read_whole`]) or mapped by the engine, so that the programs
+//! that play one folder share one copy in the page cache. Either way the
+//! table reads its odds from those bytes.
+//!
+//! What is checked when: the header and the length at every open (a
+//! foreign, truncated or lengthened file, or another formation's, is
+//! refused at once); the odds against the header's checksum when a table
+//! is opened for the first time since its file was written, which means
+//! reading all of it (gigabytes for the corner tables), and then a *check
+//! stamp* beside the file records it: the file's size, device, inode and
+//! times of modification and change, and its checksum. A later open whose
+//! stamp matches skips the full check, so a program starts at once. Any
+//! write to the file changes its change time, which no program can set
+//! back, so a file damaged through the file system after its check no
+//! longer matches its stamp and is checked, and refused, again. The files
+//! themselves are never written in place: each is written under a
+//! temporary name and renamed. [`Check::Full`] checks every file in full
+//! whatever its stamp (`tables build` does).
 
 use std::fmt;
 use std::fs;
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{Endgame, Formation, Geometry, Odds, Shape, Table};
+use super::{Endgame, Formation, Full, Geometry, Odds, Shape, Table};
 
 /// The last byte counts the format: 1 held odds rounded to the nearest
 /// step, 2 rounded down (see `build::solve`); a file of another format is
 /// refused, and so built again.
 const MAGIC: &[u8; 8] = b"2048EGT2";
-const HEADER: usize = 32;
+pub(super) const HEADER: usize = 32;
 
 /// Why a table file was refused.
 #[derive(Debug)]
@@ -91,20 +113,157 @@ impl std::error::Error for EndgameError {
     }
 }
 
-/// A 64-bit checksum of the odds (FNV-1a over 64-bit words, then mixed):
-/// not cryptographic, it catches damage, not tampering.
-fn checksum(odds: &[u16]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for chunk in odds.chunks(4) {
-        let mut w = 0u64;
-        for (i, &v) in chunk.iter().enumerate() {
-            w |= u64::from(v) << (16 * i);
-        }
-        h = (h ^ w).wrapping_mul(0x0000_0100_0000_01b3);
+/// A table file's bytes as a program holds them: read into its memory (a
+/// `Vec<u8>`: [`read_whole`]) or mapped (the engine maps them; this crate
+/// has no unsafe code).
+pub type TableBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+/// How much of a table file [`Endgame::open`] checks (the module docs say
+/// why).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// The header and the length, and the odds against the checksum
+    /// unless the file's check stamp says that this very file was checked.
+    Stamped,
+    /// The header, the length and the odds, whatever the stamp says (and
+    /// the stamp renewed).
+    Full,
+}
+
+/// How [`Endgame::open`] holds the table files it opens, and how much of
+/// each it checks.
+#[derive(Clone, Copy)]
+pub struct Opening<'a> {
+    /// Holds an open table file's bytes (the whole file, header included):
+    /// [`read_whole`] reads them into the process's memory; the engine's
+    /// `open_tables` maps them.
+    pub hold: &'a (dyn Fn(&fs::File) -> io::Result<TableBytes> + Sync),
+    /// How much of each file to check.
+    pub check: Check,
+}
+
+impl fmt::Debug for Opening<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Opening").field("check", &self.check).finish_non_exhaustive()
     }
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^ h >> 33
+}
+
+/// A file's bytes read into memory: [`Opening::hold`] for a program that
+/// does not map them.
+///
+/// # Errors
+/// The reading's.
+pub fn read_whole(file: &fs::File) -> io::Result<TableBytes> {
+    let mut bytes = Vec::new();
+    (&*file).read_to_end(&mut bytes)?;
+    Ok(Arc::new(bytes))
+}
+
+/// A 64-bit checksum of the odds (FNV-1a over 64-bit words, each four
+/// states' odds little-endian, the last padded with zeros; then mixed):
+/// not cryptographic, it catches damage, not tampering.
+struct Checksum(u64);
+
+impl Checksum {
+    fn new() -> Checksum {
+        Checksum(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn word(&mut self, w: u64) {
+        self.0 = (self.0 ^ w).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+
+    /// The odds as the file holds them; every call but the last takes a
+    /// multiple of 8 bytes.
+    fn bytes(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.word(u64::from_le_bytes(w.try_into().expect("8 bytes")));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.word(u64::from_le_bytes(last));
+        }
+    }
+
+    /// The odds as built.
+    fn odds(&mut self, odds: &[u16]) {
+        for chunk in odds.chunks(4) {
+            let w = chunk.iter().enumerate().map(|(i, &v)| u64::from(v) << (16 * i)).sum();
+            self.word(w);
+        }
+    }
+
+    fn finish(self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^ h >> 33
+    }
+}
+
+/// The checksum of the `len` bytes of odds that `r` reads.
+fn checksum_of(r: &mut impl Read, len: u64) -> Result<u64, TableError> {
+    let mut sum = Checksum::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut left = len;
+    while left > 0 {
+        let want = left.min(buf.len() as u64) as usize;
+        let got = read_full(r, &mut buf[..want])?;
+        if got < want {
+            // The length was checked before: the file shrank since.
+            let found = HEADER as u64 + len - left + got as u64;
+            return Err(TableError::Truncated { expected: HEADER as u64 + len, found });
+        }
+        sum.bytes(&buf[..got]);
+        left -= got as u64;
+    }
+    Ok(sum.finish())
+}
+
+/// The formation of the table file whose bytes are `bytes` (the whole file
+/// or, for its length, at least its header) and its checksum, once its
+/// magic, format and formation are checked and its length is the
+/// formation's.
+fn header(bytes: &[u8], len: u64) -> Result<(Formation, u64), TableError> {
+    if bytes.len() < 8 || bytes[..7] != MAGIC[..7] {
+        return Err(TableError::NotATable);
+    }
+    if bytes[7] != MAGIC[7] {
+        return Err(TableError::Format(bytes[7]));
+    }
+    if bytes.len() < HEADER {
+        return Err(TableError::Truncated { expected: HEADER as u64, found: len });
+    }
+    let formation = match bytes[10] {
+        0 => Formation::new(usize::from(bytes[8]), bytes[9]),
+        1 if usize::from(bytes[8]) == super::STEP.len() => Formation::step(bytes[9]),
+        2 if usize::from(bytes[8]) == super::BLOCK.len() => Formation::block(bytes[9]),
+        kind => {
+            return Err(TableError::Header(format!(
+                "no formation has shape {kind} and {} fixed cells",
+                bytes[8]
+            )));
+        }
+    }
+    .map_err(|e| TableError::Header(e.to_string()))?;
+    let states = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
+    if bytes[11..16] != [0; 5] || states != formation.states() {
+        return Err(TableError::Header(format!(
+            "{states} states where a {formation} has {}",
+            formation.states()
+        )));
+    }
+    let expected = HEADER as u64 + 2 * states;
+    if len < expected {
+        return Err(TableError::Truncated { expected, found: len });
+    }
+    if len > expected {
+        return Err(TableError::Header("bytes after the last state".into()));
+    }
+    Ok((formation, u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"))))
 }
 
 impl Table {
@@ -114,126 +273,164 @@ impl Table {
     /// # Errors
     /// The writer's; [`io::ErrorKind::InvalidInput`] for a compact table.
     pub fn write_to(&self, w: &mut impl Write) -> io::Result<()> {
-        let Odds::Full(odds) = &self.odds else {
+        let Odds::Full(full) = &self.odds else {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 "a compact table is written with its set (Endgame::write_compact)",
             ));
         };
-        let f = self.formation();
-        let mut header = [0u8; HEADER];
-        header[..8].copy_from_slice(MAGIC);
-        header[8] = f.fixed() as u8;
-        header[9] = f.goal();
-        header[10] = match f.shape() {
-            Shape::Snake(_) => 0,
-            Shape::Step => 1,
-            Shape::Block => 2,
-        };
-        header[16..24].copy_from_slice(&(odds.len() as u64).to_le_bytes());
-        header[24..32].copy_from_slice(&checksum(odds).to_le_bytes());
-        w.write_all(&header)?;
-        let mut buf = Vec::with_capacity(1 << 16);
-        for chunk in odds.chunks(1 << 15) {
-            buf.clear();
-            buf.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
-            w.write_all(&buf)?;
+        match full {
+            Full::Built(odds) => write_odds(w, &header_of(self.formation(), odds), odds),
+            // Checked when opened: the file as it is.
+            Full::File(bytes) => w.write_all((**bytes).as_ref()),
         }
-        Ok(())
     }
 
-    /// Reads a table written by [`Table::write_to`], checking its header,
-    /// length and checksum.
+    /// The table in `bytes`, a whole file written by [`Table::write_to`],
+    /// checking its header, length and checksum.
     ///
     /// # Errors
-    /// [`TableError`] for a file that is not a whole, undamaged table.
-    pub fn read_from(r: &mut impl Read) -> Result<Table, TableError> {
-        let mut header = [0u8; HEADER];
-        let got = read_full(r, &mut header)?;
-        if got < 8 || header[..7] != MAGIC[..7] {
-            return Err(TableError::NotATable);
-        }
-        if header[7] != MAGIC[7] {
-            return Err(TableError::Format(header[7]));
-        }
-        if got < HEADER {
-            return Err(TableError::Truncated { expected: HEADER as u64, found: got as u64 });
-        }
-        let formation = match header[10] {
-            0 => Formation::new(usize::from(header[8]), header[9]),
-            1 if usize::from(header[8]) == super::STEP.len() => Formation::step(header[9]),
-            2 if usize::from(header[8]) == super::BLOCK.len() => Formation::block(header[9]),
-            kind => {
-                return Err(TableError::Header(format!(
-                    "no formation has shape {kind} and {} fixed cells",
-                    header[8]
-                )));
-            }
-        }
-        .map_err(|e| TableError::Header(e.to_string()))?;
-        let states = u64::from_le_bytes(header[16..24].try_into().expect("8 bytes"));
-        if header[11..16] != [0; 5] || states != formation.states() {
-            return Err(TableError::Header(format!(
-                "{states} states where a {formation} has {}",
-                formation.states()
-            )));
-        }
-        let sum = u64::from_le_bytes(header[24..32].try_into().expect("8 bytes"));
-        let mut odds = vec![0u16; states as usize];
-        let mut buf = vec![0u8; 1 << 16];
-        let mut filled = 0usize;
-        while filled < odds.len() {
-            let want = (2 * (odds.len() - filled)).min(buf.len());
-            let got = read_full(r, &mut buf[..want])?;
-            for (o, b) in odds[filled..].iter_mut().zip(buf[..got].chunks_exact(2)) {
-                *o = u16::from_le_bytes([b[0], b[1]]);
-            }
-            filled += got / 2;
-            if got < want {
-                return Err(TableError::Truncated {
-                    expected: HEADER as u64 + 2 * states,
-                    found: (HEADER + 2 * filled + got % 2) as u64,
-                });
-            }
-        }
-        if read_full(r, &mut [0u8; 1])? != 0 {
-            return Err(TableError::Header("bytes after the last state".into()));
-        }
-        if checksum(&odds) != sum {
+    /// [`TableError`] for bytes that are not a whole, undamaged table.
+    pub fn from_bytes(bytes: TableBytes) -> Result<Table, TableError> {
+        let all = (*bytes).as_ref();
+        let (formation, sum) = header(all, all.len() as u64)?;
+        if checksum_of(&mut &all[HEADER..], (all.len() - HEADER) as u64)? != sum {
             return Err(TableError::Checksum);
         }
-        Ok(Table { geometry: Geometry::new(formation), odds: Odds::Full(odds.into_boxed_slice()) })
+        Ok(Table { geometry: Geometry::new(formation), odds: Odds::Full(Full::File(bytes)) })
     }
+}
 
-    /// Reads the table in `path`, checking it (see [`Table::read_from`]) and
-    /// that it holds `formation`.
-    ///
-    /// # Errors
-    /// [`TableError`] as [`Table::read_from`], and
-    /// [`TableError::Header`] for another formation.
-    pub fn load(path: &Path, formation: Formation) -> Result<Table, TableError> {
-        let file = fs::File::open(path).map_err(TableError::Io)?;
-        // A file of the wrong length is refused before its odds are read
-        // (and memory for them taken).
-        let expected = HEADER as u64 + 2 * formation.states();
-        let found = file.metadata().map_err(TableError::Io)?.len();
-        if found < expected {
-            return Err(TableError::Truncated { expected, found });
-        }
-        if found > expected {
-            return Err(TableError::Header(format!(
-                "{found} bytes where the {formation} takes {expected}"
-            )));
-        }
-        let table = Table::read_from(&mut BufReader::new(file))?;
-        if table.formation() != formation {
-            return Err(TableError::Header(format!(
-                "it holds the {} where the {formation} was expected",
-                table.formation()
-            )));
-        }
-        Ok(table)
+/// The file header of `f`'s table of these odds.
+fn header_of(f: Formation, odds: &[u16]) -> [u8; HEADER] {
+    let mut header = [0u8; HEADER];
+    header[..8].copy_from_slice(MAGIC);
+    header[8] = f.fixed() as u8;
+    header[9] = f.goal();
+    header[10] = match f.shape() {
+        Shape::Snake(_) => 0,
+        Shape::Step => 1,
+        Shape::Block => 2,
+    };
+    header[16..24].copy_from_slice(&(odds.len() as u64).to_le_bytes());
+    let mut sum = Checksum::new();
+    sum.odds(odds);
+    header[24..32].copy_from_slice(&sum.finish().to_le_bytes());
+    header
+}
+
+/// Writes a table file: `header`, then `odds`.
+fn write_odds(w: &mut impl Write, header: &[u8; HEADER], odds: &[u16]) -> io::Result<()> {
+    w.write_all(header)?;
+    let mut buf = Vec::with_capacity(1 << 16);
+    for chunk in odds.chunks(1 << 15) {
+        buf.clear();
+        buf.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
+        w.write_all(&buf)?;
     }
+    Ok(())
+}
+
+/// Opens the table of `formation` in `path` as `opening` says (see the
+/// module docs); `checking` hears that its odds are about to be checked
+/// in full.
+fn open_file(
+    path: &Path,
+    formation: Formation,
+    opening: Opening<'_>,
+    checking: &dyn Fn(),
+) -> Result<Table, TableError> {
+    let mut file = fs::File::open(path).map_err(TableError::Io)?;
+    let meta = file.metadata().map_err(TableError::Io)?;
+    // A file of the wrong length is refused before it is held.
+    let mut head = [0u8; HEADER];
+    let got = read_full(&mut file, &mut head)?;
+    let (found, sum) = header(&head[..got], meta.len())?;
+    if found != formation {
+        return Err(TableError::Header(format!(
+            "it holds the {found} where the {formation} was expected"
+        )));
+    }
+    let stamp = stamp_of(&meta, sum);
+    let stamped = opening.check == Check::Stamped
+        && stamp
+            .as_ref()
+            .is_some_and(|s| fs::read_to_string(stamp_path(path)).is_ok_and(|t| t == *s));
+    if !stamped {
+        checking();
+        if checksum_of(&mut file, meta.len() - HEADER as u64)? != sum {
+            return Err(TableError::Checksum);
+        }
+        if let Some(stamp) = stamp {
+            // Without a stamp (a folder this program may not write) the
+            // next open checks again: slower, never wrong.
+            let _ = write_new(&stamp_path(path), |w| w.write_all(stamp.as_bytes()));
+        }
+    }
+    file.rewind().map_err(TableError::Io)?;
+    let bytes = (opening.hold)(&file).map_err(TableError::Io)?;
+    // What is held is what was checked: the same file, never written in
+    // place (its length, at least, is checked again).
+    if (*bytes).as_ref().len() as u64 != meta.len() {
+        return Err(TableError::Truncated {
+            expected: meta.len(),
+            found: (*bytes).as_ref().len() as u64,
+        });
+    }
+    Ok(Table { geometry: Geometry::new(formation), odds: Odds::Full(Full::File(bytes)) })
+}
+
+/// The check stamp of the table file `path`.
+fn stamp_path(path: &Path) -> PathBuf {
+    path.with_extension("egt.checked")
+}
+
+/// What the check stamp of a file with metadata `meta` and checksum `sum`
+/// says: `None` where the file system does not give a change time.
+#[cfg(unix)]
+fn stamp_of(meta: &fs::Metadata, sum: u64) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    Some(format!(
+        "checked {} bytes, device {} inode {}, modified {}.{:09}, changed {}.{:09}, checksum {sum:016x}\n",
+        meta.size(),
+        meta.dev(),
+        meta.ino(),
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+    ))
+}
+
+#[cfg(not(unix))]
+fn stamp_of(_meta: &fs::Metadata, _sum: u64) -> Option<String> {
+    None
+}
+
+/// Writes the file `path` with `write`, under a temporary name that is
+/// this process's and this call's own, then renamed: a write cut off
+/// midway leaves no file that looks whole, and two programs writing into
+/// one folder at once (the command line, the web server, Python share it)
+/// do not write into each other's file.
+fn write_new(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<fs::File>) -> io::Result<()>,
+) -> io::Result<()> {
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, Ordering::Relaxed);
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".{}-{n}.part", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let result = fs::File::create(&tmp).and_then(|file| {
+        let mut w = BufWriter::new(file);
+        write(&mut w)?;
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        fs::rename(&tmp, path)
+    });
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
 }
 
 /// Reads until `buf` is full or the input ends; the bytes read.
@@ -270,7 +467,11 @@ pub const CACHE_FOLDER: &str = "cli-ascii-2048/endgame";
 /// What [`Endgame::open`] is doing, for a progress display.
 #[derive(Debug)]
 pub enum OpenEvent<'a> {
-    /// A table was read and checked.
+    /// A table's odds are about to be checked against its checksum, which
+    /// reads its whole file: the first open since the file was written, or
+    /// [`Check::Full`].
+    Checking(Formation),
+    /// A table was opened and checked.
     Loaded(Formation),
     /// A table file was refused and will be built again.
     Refused(Formation, &'a TableError),
@@ -288,10 +489,11 @@ pub enum OpenEvent<'a> {
 }
 
 impl OpenEvent<'_> {
-    /// The line a log shows for this event: one per table refused and per
-    /// table built; `None` for the others.
+    /// The line a log shows for this event: one per table checked in
+    /// full, refused and built; `None` for the others.
     pub fn log_line(&self) -> Option<String> {
         match self {
+            OpenEvent::Checking(f) => Some(format!("checking the table of the {f} in full")),
             OpenEvent::Refused(f, why) => {
                 Some(format!("the table of the {f} was refused ({why}): building it again"))
             }
@@ -340,16 +542,19 @@ pub fn corner_formations(max_states: Option<u64>) -> Vec<Formation> {
 }
 
 impl Endgame {
-    /// The tables of `formations` from the folder `dir`: each read and
-    /// checked, or built (on rayon's threads) and written there when its
-    /// file is missing or refused. `event` hears what happens.
+    /// The tables of `formations` from the folder `dir`: each opened as
+    /// `opening` says and checked (see the module docs), or built (on
+    /// rayon's threads), written there and opened when its file is missing
+    /// or refused. `event` hears what happens.
     ///
     /// # Errors
     /// [`EndgameError`] when the folder cannot be made or a table cannot be
-    /// written (a refused file is rebuilt, not an error).
+    /// written or opened once written (a refused file is rebuilt, not an
+    /// error).
     pub fn open(
         dir: &Path,
         formations: &[Formation],
+        opening: Opening<'_>,
         event: &(dyn Fn(OpenEvent<'_>) + Sync),
     ) -> Result<Endgame, EndgameError> {
         let io_err = |path: &Path| {
@@ -360,7 +565,7 @@ impl Endgame {
         let mut tables = Vec::with_capacity(formations.len());
         for &formation in formations {
             let path = dir.join(file_name(formation));
-            match Table::load(&path, formation) {
+            match open_file(&path, formation, opening, &|| event(OpenEvent::Checking(formation))) {
                 Ok(table) => {
                     event(OpenEvent::Loaded(formation));
                     tables.push(table);
@@ -370,26 +575,25 @@ impl Endgame {
                 Err(e) => event(OpenEvent::Refused(formation, &e)),
             }
             let total = formation.states();
-            let table = Table::build(formation, &|done| {
+            let odds = super::build::solve(&Geometry::new(formation), &|done| {
                 event(OpenEvent::Building { formation, done, total });
             });
-            // Written under a temporary name and renamed, so that a build
-            // cut off midway leaves no file that looks whole; the name is
-            // this process's and this call's own, so that two programs
-            // building into one folder at once (the command line, the web
-            // server, Python share it) do not write into each other's file.
-            static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-            let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let tmp = path.with_extension(format!("egt.{}-{n}.part", std::process::id()));
-            let file = fs::File::create(&tmp).map_err(io_err(&tmp))?;
-            let mut w = BufWriter::new(file);
-            table.write_to(&mut w).map_err(io_err(&tmp))?;
-            w.into_inner()
-                .map_err(|e| e.into_error())
-                .and_then(|f| f.sync_all())
-                .map_err(io_err(&tmp))?;
-            fs::rename(&tmp, &path).map_err(io_err(&path))?;
+            let header = header_of(formation, &odds);
+            write_new(&path, |w| write_odds(w, &header, &odds)).map_err(io_err(&path))?;
+            // Its stamp: the file holds what was checksummed in memory.
+            let meta = fs::metadata(&path).map_err(io_err(&path))?;
+            let sum = u64::from_le_bytes(header[24..32].try_into().expect("8 bytes"));
+            if let Some(stamp) = stamp_of(&meta, sum) {
+                let _ = write_new(&stamp_path(&path), |w| w.write_all(stamp.as_bytes()));
+            }
             event(OpenEvent::Written(formation, &path));
+            // Held as every other table (mapped, where the program maps
+            // them), and the memory of the build given back.
+            drop(odds);
+            let stamped = Opening { check: Check::Stamped, ..opening };
+            let table = open_file(&path, formation, stamped, &|| {}).map_err(|e| {
+                io_err(&path)(io::Error::other(format!("the table just written: {e}")))
+            })?;
             tables.push(table);
         }
         Ok(Endgame::from_tables(tables))

@@ -160,7 +160,7 @@ impl Table {
     /// The states a compact table kept (for a full table, all of them).
     pub fn kept_states(&self) -> u64 {
         match &self.odds {
-            Odds::Full(odds) => odds.len() as u64,
+            Odds::Full(full) => full.len() as u64,
             Odds::Kept(kept) => kept.len() as u64,
         }
     }

@@ -51,8 +51,8 @@ use std::fmt;
 use game_core::{Board, Direction};
 
 pub use file::{
-    CACHE_FOLDER, EndgameError, OpenEvent, TableError, corner_formations, default_formations,
-    file_name,
+    CACHE_FOLDER, Check, EndgameError, OpenEvent, Opening, TableBytes, TableError,
+    corner_formations, default_formations, file_name, read_whole,
 };
 
 /// The snake path: the cells (`row * 4 + col`) a chain runs along, from the
@@ -543,9 +543,60 @@ pub struct Table {
 #[derive(Debug, PartialEq, Eq)]
 enum Odds {
     /// Every state's odds.
-    Full(Box<[u16]>),
+    Full(Full),
     /// Some states' odds of each move.
     Kept(kept::Kept),
+}
+
+/// Every state's odds, however they are held.
+enum Full {
+    /// As built, in memory.
+    Built(Box<[u16]>),
+    /// In the bytes of a table file, read or mapped (see [`Opening`]): its
+    /// header, then each state's odds as a little-endian `u16`.
+    File(TableBytes),
+}
+
+impl Full {
+    /// The states.
+    fn len(&self) -> usize {
+        match self {
+            Full::Built(odds) => odds.len(),
+            Full::File(bytes) => ((**bytes).as_ref().len() - file::HEADER) / 2,
+        }
+    }
+
+    /// The odds of state `i`, in steps of 1/65535.
+    #[inline]
+    fn get(&self, i: usize) -> u16 {
+        match self {
+            Full::Built(odds) => odds[i],
+            Full::File(bytes) => {
+                let at = file::HEADER + 2 * i;
+                let b = (**bytes).as_ref();
+                u16::from_le_bytes([b[at], b[at + 1]])
+            }
+        }
+    }
+}
+
+/// Two tables are equal when their odds are, however held.
+impl PartialEq for Full {
+    fn eq(&self, other: &Full) -> bool {
+        self.len() == other.len() && (0..self.len()).all(|i| self.get(i) == other.get(i))
+    }
+}
+
+impl Eq for Full {}
+
+impl fmt::Debug for Full {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let held = match self {
+            Full::Built(_) => "built",
+            Full::File(_) => "from a file",
+        };
+        write!(f, "{} states, {held}", self.len())
+    }
 }
 
 impl fmt::Debug for Table {
@@ -562,7 +613,7 @@ impl Table {
     /// `progress` hears the states done so far, now and then.
     pub fn build(formation: Formation, progress: &(dyn Fn(u64) + Sync)) -> Table {
         let geometry = Geometry::new(formation);
-        let odds = Odds::Full(build::solve(&geometry, progress));
+        let odds = Odds::Full(Full::Built(build::solve(&geometry, progress)));
         Table { geometry, odds }
     }
 
@@ -571,11 +622,11 @@ impl Table {
         self.geometry.formation
     }
 
-    /// The table's bytes in memory (for a full table, as on disk without
-    /// the file's header).
+    /// The bytes of the table's odds (for a full table, as on disk without
+    /// the file's header, whether read into memory or mapped).
     pub fn bytes(&self) -> usize {
         match &self.odds {
-            Odds::Full(odds) => odds.len() * 2,
+            Odds::Full(full) => full.len() * 2,
             Odds::Kept(kept) => kept.bytes(),
         }
     }
@@ -598,9 +649,9 @@ impl Table {
             return None;
         }
         match &self.odds {
-            Odds::Full(odds) => {
+            Odds::Full(full) => {
                 let afters = Board::from_raw(raw).slide_each_unscored();
-                let read = |i: usize| f32::from(odds[i]) / ONE;
+                let read = |i: usize| f32::from(full.get(i)) / ONE;
                 let odds = afters.map(|after| g.after_odds(raw, after.raw(), read));
                 Some(Moves { odds, best: None })
             }
@@ -616,7 +667,7 @@ impl Table {
         let raw = g.canonical(board.raw());
         let idx = g.index(raw)?;
         match &self.odds {
-            Odds::Full(odds) => Some(f64::from(odds[idx as usize]) / f64::from(ONE)),
+            Odds::Full(full) => Some(f64::from(full.get(idx as usize)) / f64::from(ONE)),
             Odds::Kept(_) if g.is_goal(raw) => Some(1.0),
             Odds::Kept(kept) => {
                 let best = kept.moves(g, idx, raw)?.odds.into_iter().flatten().fold(0.0, f32::max);

@@ -191,6 +191,56 @@ fn the_tables_match_a_plain_expectimax_on_every_state() {
     assert!(interior * 8 > all, "{interior} interior states of {all}");
 }
 
+/// The generator written plainly: every state by descending sum of its
+/// free tiles, each read in the table's own order through the lookups'
+/// [`Geometry::after_odds`], quantised down.
+fn plain_odds(formation: Formation) -> Vec<u16> {
+    let g = Geometry::new(formation);
+    let states = formation.states() as u32;
+    let sum = |idx: u32| -> u32 {
+        let raw = g.board_of(idx);
+        g.free.iter().map(|&c| nibble(raw, c)).filter(|&e| e > 0).map(|e| 1 << e).sum()
+    };
+    let mut order: Vec<u32> = (0..states).collect();
+    order.sort_by_key(|&idx| std::cmp::Reverse(sum(idx)));
+    let mut odds = vec![0u16; states as usize];
+    for idx in order {
+        let raw = g.board_of(idx);
+        let v = if g.is_goal(raw) {
+            1.0
+        } else {
+            let read = |i: usize| f32::from(odds[i]) / ONE;
+            Board::from_raw(raw)
+                .slide_each_unscored()
+                .into_iter()
+                .filter_map(|after| g.after_odds(raw, after.raw(), read))
+                .fold(0.0, f32::max)
+        };
+        odds[idx as usize] = (v * ONE).floor().clamp(0.0, ONE) as u16;
+    }
+    odds
+}
+
+#[test]
+fn the_generator_stores_exactly_the_plain_generators_odds() {
+    // The generator reads the spawned states from its own layers, in its
+    // own order: the same sums of the same odds all the same, to the bit.
+    let formations = [
+        Formation::new(10, 3).unwrap(),
+        Formation::new(9, 4).unwrap(),
+        Formation::new(7, 3).unwrap(),
+        Formation::step(4).unwrap(),
+        Formation::block(5).unwrap(),
+    ];
+    for formation in formations {
+        let table = Table::build(formation, &|_| {});
+        let want = plain_odds(formation);
+        let Odds::Full(got) = &table.odds else { panic!("a built table is full") };
+        let differ = (0..want.len()).filter(|&i| got.get(i) != want[i]).count();
+        assert_eq!(differ, 0, "{formation}: {differ} of {} states differ", want.len());
+    }
+}
+
 #[test]
 fn a_table_holds_for_any_decreasing_chain_of_its_length_and_anchor() {
     // The chain's other tiles only have to be distinct and above the goal:
@@ -346,47 +396,66 @@ fn written(table: &Table) -> Vec<u8> {
     bytes
 }
 
+/// The table in `bytes`, checked as a whole file.
+fn read(bytes: &[u8]) -> Result<Table, TableError> {
+    Table::from_bytes(std::sync::Arc::new(bytes.to_vec()))
+}
+
 #[test]
 fn files_round_trip_and_damage_is_refused() {
     let formation = Formation::new(12, 4).unwrap();
     let table = Table::build(formation, &|_| {});
     let bytes = written(&table);
     assert_eq!(bytes.len(), 32 + 2 * 625);
-    let back = Table::read_from(&mut &bytes[..]).unwrap();
+    let back = read(&bytes).unwrap();
     assert_eq!(back.odds, table.odds);
+    // A table read from a file writes the same file.
+    assert_eq!(written(&back), bytes);
 
     let mut flipped = bytes.clone();
     flipped[600] ^= 4;
-    assert!(matches!(Table::read_from(&mut &flipped[..]), Err(TableError::Checksum)));
+    assert!(matches!(read(&flipped), Err(TableError::Checksum)));
     let cut = &bytes[..bytes.len() - 3];
-    let err = Table::read_from(&mut &cut[..]).unwrap_err();
+    let err = read(cut).unwrap_err();
     assert!(matches!(err, TableError::Truncated { expected: 1282, found: 1279 }), "{err}");
-    assert!(matches!(Table::read_from(&mut &bytes[..20]), Err(TableError::Truncated { .. })));
-    assert!(matches!(Table::read_from(&mut &b"hello, world"[..]), Err(TableError::NotATable)));
+    assert!(matches!(read(&bytes[..20]), Err(TableError::Truncated { .. })));
+    assert!(matches!(read(b"hello, world"), Err(TableError::NotATable)));
     let mut old_format = bytes.clone();
     old_format[7] = b'1';
-    let err = Table::read_from(&mut &old_format[..]).unwrap_err();
+    let err = read(&old_format).unwrap_err();
     assert_eq!(err.to_string(), "a table of format 1, not 2 (odds rounded another way)");
     let mut longer = bytes.clone();
     longer.push(0);
-    assert!(matches!(Table::read_from(&mut &longer[..]), Err(TableError::Header(_))));
+    assert!(matches!(read(&longer), Err(TableError::Header(_))));
     let mut other = bytes.clone();
     other[9] = 3;
-    assert!(matches!(Table::read_from(&mut &other[..]), Err(TableError::Header(_))));
+    assert!(matches!(read(&other), Err(TableError::Header(_))));
     assert_eq!(
         TableError::Checksum.to_string(),
         "the table is corrupt: its checksum does not match"
     );
 }
 
+/// How the tests open tables: read into memory, checked as `check` says.
+fn opening(check: Check) -> Opening<'static> {
+    Opening { hold: &read_whole, check }
+}
+
+/// A folder of the system's temporary one for a test, empty.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("endgame-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
 #[test]
 fn open_builds_missing_tables_and_rebuilds_damaged_ones() {
-    let dir = std::env::temp_dir().join(format!("endgame-open-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch("open");
     let formations = [Formation::new(12, 4).unwrap(), Formation::new(13, 3).unwrap()];
     let log = std::sync::Mutex::new(Vec::new());
     let note = |e: OpenEvent<'_>| {
         let line = match e {
+            OpenEvent::Checking(f) => format!("checking {f}"),
             OpenEvent::Loaded(f) => format!("loaded {f}"),
             OpenEvent::Refused(f, why) => format!("refused {f}: {why}"),
             OpenEvent::Building { .. } => return,
@@ -394,21 +463,72 @@ fn open_builds_missing_tables_and_rebuilds_damaged_ones() {
         };
         log.lock().unwrap().push(line);
     };
-    let first = Endgame::open(&dir, &formations, &note).unwrap();
+    let open = |check| Endgame::open(&dir, &formations, opening(check), &note).unwrap();
+    let take = || std::mem::take(&mut *log.lock().unwrap());
+    let first = open(Check::Stamped);
     assert_eq!(first.formations().collect::<Vec<_>>(), formations);
+    assert_eq!(take(), ["written chain of 12 ending in 16", "written chain of 13 ending in 8"]);
+
+    // A file of another length is refused by its length alone.
     let path = dir.join(file_name(formations[0]));
     let mut bytes = std::fs::read(&path).unwrap();
     bytes.truncate(100);
     std::fs::write(&path, bytes).unwrap();
-    let second = Endgame::open(&dir, &formations, &note).unwrap();
+    let second = open(Check::Stamped);
     assert_eq!(second.tables[0].odds, first.tables[0].odds);
     assert_eq!(
-        *log.lock().unwrap(),
+        take(),
         [
-            "written chain of 12 ending in 16",
-            "written chain of 13 ending in 8",
             "refused chain of 12 ending in 16: the table is truncated: 100 bytes where 1282 were written",
             "written chain of 12 ending in 16",
+            // Checked when it was written: its stamp vouches for it.
+            "loaded chain of 13 ending in 8",
+        ]
+    );
+
+    // A bit flipped in place, beside the stamp of the file as it was: the
+    // write changed the file's times, so the stamp no longer holds, and
+    // the odds are checked and refused. (The pause: a file system's clock
+    // may tick only every few milliseconds.)
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let path = dir.join(file_name(formations[1]));
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[40] ^= 1;
+    std::fs::write(&path, bytes).unwrap();
+    let third = open(Check::Stamped);
+    assert_eq!(third.tables[1].odds, first.tables[1].odds);
+    assert_eq!(
+        take(),
+        [
+            "loaded chain of 12 ending in 16",
+            "checking chain of 13 ending in 8",
+            "refused chain of 13 ending in 8: the table is corrupt: its checksum does not match",
+            "written chain of 13 ending in 8",
+        ]
+    );
+
+    // Without its stamp a file is checked, and stamped again; asked to,
+    // every file is.
+    std::fs::remove_file(dir.join(format!("{}.checked", file_name(formations[0])))).unwrap();
+    open(Check::Stamped);
+    assert_eq!(
+        take(),
+        [
+            "checking chain of 12 ending in 16",
+            "loaded chain of 12 ending in 16",
+            "loaded chain of 13 ending in 8"
+        ]
+    );
+    open(Check::Stamped);
+    open(Check::Full);
+    assert_eq!(
+        take(),
+        [
+            "loaded chain of 12 ending in 16",
+            "loaded chain of 13 ending in 8",
+            "checking chain of 12 ending in 16",
+            "loaded chain of 12 ending in 16",
+            "checking chain of 13 ending in 8",
             "loaded chain of 13 ending in 8",
         ]
     );
@@ -417,21 +537,27 @@ fn open_builds_missing_tables_and_rebuilds_damaged_ones() {
 
 #[test]
 fn two_builders_of_one_folder_do_not_spoil_each_others_files() {
-    let dir = std::env::temp_dir().join(format!("endgame-race-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch("race");
     let formations = [Formation::new(11, 5).unwrap(), Formation::new(12, 4).unwrap()];
+    let open = || Endgame::open(&dir, &formations, opening(Check::Stamped), &|_| {});
     let opened: Vec<Endgame> = std::thread::scope(|s| {
-        let handles: Vec<_> =
-            (0..2).map(|_| s.spawn(|| Endgame::open(&dir, &formations, &|_| {}))).collect();
+        let handles: Vec<_> = (0..2).map(|_| s.spawn(open)).collect();
         handles.into_iter().map(|h| h.join().unwrap().expect("both opens succeed")).collect()
     });
     assert_eq!(opened[0].tables[0].odds, opened[1].tables[0].odds);
     // What is left on disk reads back whole.
     for f in formations {
-        Table::load(&dir.join(file_name(f)), f).expect("a whole table");
+        read(&std::fs::read(dir.join(file_name(f))).unwrap()).expect("a whole table");
     }
-    let leftovers = std::fs::read_dir(&dir).unwrap().count();
-    assert_eq!(leftovers, 2, "no temporary file is left");
+    let mut left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    let names = formations.map(file_name);
+    let stamps = names.clone().map(|n| format!("{n}.checked"));
+    let want = [&names[0], &stamps[0], &names[1], &stamps[1]].map(|n| n.to_string());
+    assert_eq!(left, want, "no temporary file is left");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -614,17 +740,17 @@ fn corner_files_round_trip_and_say_their_shape() {
     for formation in [Formation::step(4).unwrap(), Formation::block(5).unwrap()] {
         let table = Table::build(formation, &|_| {});
         let bytes = written(&table);
-        let back = Table::read_from(&mut &bytes[..]).unwrap();
+        let back = read(&bytes).unwrap();
         assert_eq!(back.formation(), formation);
         assert_eq!(back.odds, table.odds);
         // Another shape in the header: refused (its count of fixed cells
         // is not that shape's).
         let mut other = bytes.clone();
         other[10] = if formation.shape() == Shape::Step { 2 } else { 1 };
-        assert!(matches!(Table::read_from(&mut &other[..]), Err(TableError::Header(_))));
+        assert!(matches!(read(&other), Err(TableError::Header(_))));
         let mut unknown = bytes.clone();
         unknown[10] = 7;
-        let err = Table::read_from(&mut &unknown[..]).unwrap_err();
+        let err = read(&unknown).unwrap_err();
         assert!(err.to_string().contains("no formation has shape 7"), "{err}");
     }
 }
