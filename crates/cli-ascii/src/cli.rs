@@ -328,8 +328,8 @@ pub(crate) enum TablesCommand {
     Build(TablesBuildArgs),
     /// Distil compact corner tables from the full ones: play seeded games
     /// of the corner preset, keep the full tables' advice on every state
-    /// they read, and write it to a file (the corner preset reads the
-    /// shipped one when it has no full tables).
+    /// they read, and write it to a file (for `tables coverage`; no preset
+    /// plays by compact tables yet: docs/endgame.md says why).
     Distill(DistillArgs),
     /// How much of the full tables' play a compact table answers: play
     /// seeded games of the corner preset with the full tables and count
@@ -363,6 +363,11 @@ pub(crate) struct DistillArgs {
     /// counts add up) instead of playing games.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["games", "seed_start", "parallel"])]
     pub(crate) from_reads: Vec<PathBuf>,
+    /// Play the games with these compact tables instead of the full ones
+    /// (the states read are still the full tables'): to keep the states
+    /// that the compact player itself visits.
+    #[arg(long, value_name = "FILE", conflicts_with = "from_reads")]
+    pub(crate) play_compact: Option<PathBuf>,
     /// The compact tables' file to write (refused if it exists).
     #[arg(long, value_name = "FILE")]
     pub(crate) out: PathBuf,
@@ -377,6 +382,14 @@ pub(crate) struct CoverageArgs {
     /// The compact tables' file.
     #[arg(long, value_name = "FILE")]
     pub(crate) compact: PathBuf,
+    /// The games are played by the corner player on the compact tables
+    /// (default: on the full ones).
+    #[arg(long)]
+    pub(crate) play_compact: bool,
+    /// Append each board where the two differ to FILE (seed, board, the
+    /// full tables' formation, move and odds, the compact tables' move).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) misses: Option<PathBuf>,
     /// Games to play.
     #[arg(long, default_value_t = 20)]
     pub(crate) games: u64,

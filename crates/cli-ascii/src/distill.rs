@@ -24,6 +24,14 @@ fn full_tables(dir: Option<&Path>) -> anyhow::Result<Arc<Endgame>> {
     setup::open_tables(&dir, &endgame::corner_formations(None), endgame::Check::Stamped)
 }
 
+/// The compact tables in `path`.
+fn compact_tables(path: &Path) -> anyhow::Result<Arc<Endgame>> {
+    let file = fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let tables = Endgame::read_compact(&mut BufReader::new(file))
+        .with_context(|| format!("{}: not compact tables", path.display()))?;
+    Ok(Arc::new(tables))
+}
+
 /// A one-thread corner player on `tables`.
 fn corner_player(tables: &Arc<Endgame>) -> anyhow::Result<ExpectimaxPlayer> {
     let spec = SolverSpec::new(Preset::Corner)
@@ -92,6 +100,12 @@ pub(crate) fn distill(args: &DistillArgs) -> anyhow::Result<()> {
     }
     let start = Instant::now();
     let tables = full_tables(args.tables.as_deref())?;
+    // Who plays the games: the corner player on the full tables, or on
+    // compact ones, to keep the states that player visits.
+    let plays = match &args.play_compact {
+        Some(path) => compact_tables(path)?,
+        None => Arc::clone(&tables),
+    };
     let mut counts: HashMap<(Formation, u32), u32> = HashMap::new();
     if args.from_reads.is_empty() {
         let err = io::stderr();
@@ -101,7 +115,7 @@ pub(crate) fn distill(args: &DistillArgs) -> anyhow::Result<()> {
             args.parallel,
             |seed| {
                 let mut player = Reading {
-                    player: corner_player(&tables)?,
+                    player: corner_player(&plays)?,
                     tables: Arc::clone(&tables),
                     reads: Vec::new(),
                 };
@@ -205,12 +219,15 @@ fn write_counts(path: &Path, counts: &HashMap<(Formation, u32), u32>) -> anyhow:
     Ok(())
 }
 
-/// The corner player with the full tables, comparing each table move with
-/// the compact tables' move.
+/// The corner player, comparing the full tables' move with the compact
+/// tables' on every board.
 struct Checking {
     player: ExpectimaxPlayer,
+    full: Arc<Endgame>,
     compact: Arc<Endgame>,
     tally: Tally,
+    /// The boards where the two differ, when asked for.
+    misses: Option<Vec<String>>,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -236,21 +253,35 @@ impl Tally {
 
 impl Player<Board> for Checking {
     fn choose(&mut self, game: &Game<Board>) -> Option<Choice> {
-        let choice = self.player.choose(game)?;
-        let compact = self.compact.corner_move(*game.board());
+        let board = *game.board();
+        let (full, compact) = (self.full.corner_move(board), self.compact.corner_move(board));
         let t = &mut self.tally;
         t.moves += 1;
-        match (choice.decision.as_ref().and_then(|d| d.endgame), compact) {
-            (Some(_), Some(c)) if c.direction == choice.direction => t.same += 1,
-            (Some(_), Some(_)) => t.other += 1,
-            (Some(_), None) => t.none += 1,
-            (None, Some(_)) => t.extra += 1,
-            (None, None) => {}
+        t.table += u64::from(full.is_some());
+        let differs = match (full, compact) {
+            (Some(f), Some(c)) if c.direction == f.direction => {
+                t.same += 1;
+                false
+            }
+            (Some(_), Some(_)) => {
+                t.other += 1;
+                true
+            }
+            (Some(_), None) => {
+                t.none += 1;
+                true
+            }
+            (None, Some(_)) => {
+                t.extra += 1;
+                true
+            }
+            (None, None) => false,
+        };
+        if let (true, Some(misses), Some(f)) = (differs, &mut self.misses, full) {
+            let c = compact.map_or("none".to_owned(), |c| c.direction.to_string());
+            misses.push(format!("{board}\t{}\t{}\t{:.5}\t{c}", f.formation, f.direction, f.odds));
         }
-        if choice.decision.as_ref().is_some_and(|d| d.endgame.is_some()) {
-            t.table += 1;
-        }
-        Some(choice)
+        self.player.choose(game)
     }
 
     fn search_threads(&self) -> SearchThreads {
@@ -260,9 +291,8 @@ impl Player<Board> for Checking {
 
 pub(crate) fn coverage(args: &CoverageArgs) -> anyhow::Result<()> {
     let tables = full_tables(args.tables.as_deref())?;
-    let file = fs::File::open(&args.compact)
-        .with_context(|| format!("cannot read {}", args.compact.display()))?;
-    let compact = Arc::new(Endgame::read_compact(&mut BufReader::new(file))?);
+    let compact = compact_tables(&args.compact)?;
+    let plays = if args.play_compact { &compact } else { &tables };
     let total = Mutex::new(Tally::default());
     let err = io::stderr();
     each_game(
@@ -271,14 +301,24 @@ pub(crate) fn coverage(args: &CoverageArgs) -> anyhow::Result<()> {
         args.parallel,
         |seed| {
             let mut player = Checking {
-                player: corner_player(&tables)?,
+                player: corner_player(plays)?,
+                full: Arc::clone(&tables),
                 compact: Arc::clone(&compact),
                 tally: Tally::default(),
+                misses: args.misses.as_ref().map(|_| Vec::new()),
             };
             let record = play_game(&mut player, Rules::default(), seed, None)?;
-            Ok((record, player.tally))
+            Ok((record, player.tally, player.misses))
         },
-        |seed, (record, t)| {
+        |seed, (record, t, misses)| {
+            if let (Some(path), Some(misses)) = (&args.misses, misses) {
+                let mut out = fs::OpenOptions::new().create(true).append(true).open(path).ok();
+                for m in misses {
+                    if let Some(out) = out.as_mut() {
+                        let _ = writeln!(out, "{seed}\t{m}");
+                    }
+                }
+            }
             total.lock().unwrap_or_else(|e| e.into_inner()).add(t);
             let _ = writeln!(
                 err.lock(),
