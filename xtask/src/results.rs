@@ -114,7 +114,7 @@ const SHIPPED: &[Shipped] = &[
                 apply ([endgame.md](endgame.md))",
         needs: "the corner tables: 6.7 GB, built on first use (about 15 minutes on 2 cores) or by \
                 `cli-ascii tables build --preset corner`",
-        records: &["corner-seeds-5441-5640", "corner-seeds-5641-5840"],
+        records: &["corner-seeds-5441-5640", "corner-seeds-5641-5840", "corner-seeds-8061-8260"],
         played: "one search thread per game (the preset's), one or two games at once",
         unmeasured: "",
         tiles: LATE_TILES,

@@ -202,7 +202,11 @@ fn an_option_of_another_command_and_a_missing_subcommand_are_named() {
     let err = error_of(&["play", "--csv=x.csv"], None, 2, "'--csv'");
     assert_eq!(err, "error: unexpected argument '--csv' found: tournament takes it, not play\n");
     let err = error_of(&["tables"], None, 2, "needs a subcommand");
-    assert_eq!(err, "error: `tables` needs a subcommand: build (see `cli-ascii tables --help`)\n");
+    assert_eq!(
+        err,
+        "error: `tables` needs a subcommand: build, distill and coverage (see `cli-ascii tables \
+         --help`)\n"
+    );
     // A slip of the pen still gets clap's tip.
     let err = error_of(&["tournament", "--gamez", "3"], None, 2, "'--gamez'");
     assert!(err.contains("(a similar argument exists: '--games')"), "{err}");
