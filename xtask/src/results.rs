@@ -112,8 +112,9 @@ const SHIPPED: &[Shipped] = &[
         preset: "corner",
         about: "the corner heuristic five chance layers deep, and the corner tables where they \
                 apply ([endgame.md](endgame.md))",
-        needs: "the corner tables: 6.7 GB, built on first use (about 15 minutes on 2 cores) or by \
-                `cli-ascii tables build --preset corner`",
+        needs: "the corner tables: 6.7 GB on disk, built once on first use (5.5 minutes on 2 busy \
+                cores) or by `cli-ascii tables build --preset corner`, then mapped, not read into \
+                memory",
         records: &["corner-seeds-5441-5640", "corner-seeds-5641-5840", "corner-seeds-8061-8260"],
         played: "one search thread per game (the preset's), one or two games at once",
         unmeasured: "",

@@ -412,8 +412,8 @@ pub(crate) struct TablesBuildArgs {
     /// corner preset, the largest step and block of at most N states.
     #[arg(long, value_name = "N")]
     pub(crate) tables_max_states: Option<u64>,
-    /// The tables of this preset: the corner preset's corner tables (about
-    /// 6.7 GB, about 15 minutes), the chains' for the others.
+    /// The tables of this preset: the corner preset's corner tables (6.7 GB
+    /// on disk, minutes to build), the chains' for the others.
     #[arg(long, value_name = "NAME", default_value_t = Preset::Heuristic)]
     pub(crate) preset: Preset,
 }
