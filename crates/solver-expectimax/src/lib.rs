@@ -4,7 +4,7 @@
 //!   direction's value, the depth, the counters and the time.
 //! - [`SearchConfig`] says how; [`Preset`] names ready-made settings:
 //!   `tutorial` (the Java tutorial's player, decision for decision), the
-//!   heuristic's `fast`, `default` and `max`, the learned `ntuple` and
+//!   heuristic's `fast`, `heuristic` and `heuristic-max`, the learned `ntuple` and
 //!   `ntuple-deep` (with a network from outside this crate), and `corner`
 //!   (with the corner tables of [`endgame`]).
 //! - [`Player`]s ([`ExpectimaxPlayer`], [`RandomPlayer`]) and
