@@ -96,7 +96,7 @@ impl fmt::Display for Dropped {
 
 impl Log {
     /// Opens `path` for a run whose games `settings` decide: a new file
-    /// gets the [`MADE_BY`](crate::MADE_BY) line and the header. An
+    /// gets the [`MADE_BY`] line and the header. An
     /// existing one is handled as `existing` says; a resumed one must name
     /// settings that `same_settings(theirs, settings)` accepts.
     ///
