@@ -119,7 +119,7 @@ fn setting_name(settings: &crate::cli::SearchSettings) -> String {
 fn positions(seed: u64, step: u64) -> anyhow::Result<Vec<Board>> {
     let rules = Rules::default();
     let solver = Solver::new(Preset::Fast.config())?;
-    let mut game: Game<Board> = Game::new(rules, seed)?;
+    let mut game = Game::new(rules, seed);
     let mut boards = Vec::new();
     while !game.is_over() {
         if game.moves() >= FIRST_MOVE && game.moves().is_multiple_of(step) {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use engine::{Played, Values, WIN_TILE};
-use game_core::{Direction, Game, GameBoard, PlayError, Rules};
+use game_core::{Direction, Game, GameBoard, PlayError};
 use solver_expectimax::{Algorithm, Choice, Player};
 
 use crate::best;
@@ -15,7 +15,7 @@ use crate::cli::{PlayArgs, PlayerKind};
 use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE};
 use crate::layout;
 use crate::render;
-use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
+use crate::setup::{self, AnyPlayer, PlayerSpec};
 use crate::term::{self, TerminalGuard};
 
 /// What a key asks for.
@@ -82,7 +82,6 @@ pub(crate) type Hint = Choice;
 /// the last hint and a message line.
 #[derive(Debug)]
 pub(crate) struct Session<B: GameBoard> {
-    rules: Rules,
     /// The game and its undo history.
     play: engine::Session<B>,
     hint: Option<Hint>,
@@ -108,11 +107,9 @@ pub(crate) struct Session<B: GameBoard> {
 }
 
 impl<B: GameBoard> Session<B> {
-    /// A new game from `seed`; hints come from `player`.
-    pub(crate) fn new(rules: Rules, seed: u64, player: PlayerSpec) -> anyhow::Result<Self> {
-        let game = Game::new(rules, seed)?;
-        Ok(Session {
-            rules,
+    /// A session of `game`, just started; hints come from `player`.
+    pub(crate) fn new(game: Game<B>, player: PlayerSpec) -> Self {
+        Session {
             // A person's game is at most tens of thousands of moves, a few
             // megabytes of positions: every move can be undone.
             play: engine::Session::new(game, usize::MAX),
@@ -126,7 +123,7 @@ impl<B: GameBoard> Session<B> {
             last_move: None,
             help: false,
             best: 0,
-        })
+        }
     }
 
     /// Shows `text` on the message line (e.g. "thinking…" before a search).
@@ -249,17 +246,12 @@ impl<B: GameBoard> Session<B> {
             Action::New => {
                 // The next seed, so that every game of a session can be replayed.
                 let seed = game.seed().wrapping_add(1);
-                match Game::new(self.rules, seed) {
-                    Ok(new) => {
-                        let previous = self.play.replace(new);
-                        if previous.moves() > 0 {
-                            self.earlier.push(previous);
-                        }
-                        self.hint = None;
-                        self.message = format!("new game, seed {seed}");
-                    }
-                    Err(err) => self.message = format!("cannot start a new game: {err}"),
+                let previous = self.play.replace(game.renewed(seed));
+                if previous.moves() > 0 {
+                    self.earlier.push(previous);
                 }
+                self.hint = None;
+                self.message = format!("new game, seed {seed}");
             }
             Action::Hint => self.ask_hint(),
         }
@@ -270,7 +262,7 @@ impl<B: GameBoard> Session<B> {
         match self.play.play(dir) {
             Ok(Played { turn, won }) => {
                 self.best = self.best.max(self.play.game().score());
-                let n = self.rules.size();
+                let n = self.play.game().board().size();
                 self.last_move = turn
                     .spawned
                     .map(|(cell, _)| ((cell / n, cell % n), u64::from(turn.score_gained)));
@@ -306,7 +298,8 @@ impl<B: GameBoard> Session<B> {
         }
         self.raw_hint = false;
         if self.hinter.is_none() {
-            match AnyPlayer::new(&self.player, self.rules.size(), self.play.game().seed()) {
+            let (size, seed) = (self.play.game().board().size(), self.play.game().seed());
+            match AnyPlayer::new(&self.player, size, seed) {
                 Ok(player) => self.hinter = Some(player),
                 Err(err) => {
                     self.message = format!("no hint: {err:#}");
@@ -368,7 +361,8 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("play needs a terminal (try `watch --transcript` for text output)");
     }
     let rules = setup::rules(&args.game.rules)?;
-    let player = PlayerSpec::of(&args.game.search, &rules)?;
+    let size = args.game.rules.size;
+    let player = PlayerSpec::of(&args.game.search, size, &rules)?;
     let (seed, _) = setup::seed_or_clock(args.game.seed);
     let color = setup::use_color(args.game.no_color);
     // Full screen (raw mode: no echo) before the solver is built, since
@@ -383,9 +377,10 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         }
         // Build one now so that bad settings or a missing network are
         // reported before the game starts, not at the first hint.
-        player.solver(rules.size())?;
+        player.solver(size)?;
     }
-    with_board!(rules.size(), B => play_loop(Session::<B>::new(rules, seed, player)?, color, guard))
+    let game = setup::new_game(size, rules, seed)?;
+    play_loop(Session::new(game, player), color, guard)
 }
 
 fn play_loop<B: GameBoard>(
@@ -393,7 +388,7 @@ fn play_loop<B: GameBoard>(
     color: bool,
     guard: TerminalGuard,
 ) -> anyhow::Result<ExitCode> {
-    let size = session.rules.size();
+    let size = session.game().board().size();
     let best_path = best::default_path();
     if let Some(path) = &best_path {
         session.set_best(best::load(path, size));
@@ -558,7 +553,7 @@ fn screen<B: GameBoard>(session: &Session<B>, color: bool, size: (usize, usize))
 #[cfg(test)]
 mod tests {
     use engine::SolverSpec;
-    use game_core::{Board, Grid, RulesBuilder};
+    use game_core::{Board, Grid, Rules};
     use solver_expectimax::{Depth, Preset};
 
     use super::*;
@@ -576,8 +571,8 @@ mod tests {
             config,
             solver: SolverSpec::new(Preset::Fast),
         };
-        let mut s = Session::new(rules, 1, player).unwrap();
-        s.play.replace(Game::from_board(board.parse().unwrap(), rules, 1).unwrap());
+        let mut s = Session::new(Game::new(rules, 1), player);
+        s.play.replace(Game::from_board(board.parse().unwrap(), rules, 1));
         s
     }
 
@@ -764,11 +759,11 @@ mod tests {
 
     #[test]
     fn new_game_takes_the_next_seed_and_quit_quits() {
-        let rules = RulesBuilder { size: 3, ..RulesBuilder::default() }.build().unwrap();
         let config = Preset::Fast.config();
         let player =
             PlayerSpec { kind: PlayerKind::Random, config, solver: SolverSpec::new(Preset::Fast) };
-        let mut s = Session::<Grid>::new(rules, 41, player).unwrap();
+        let game = Game::<Grid>::with_size(3, Rules::default(), 41).unwrap();
+        let mut s = Session::new(game, player);
         s.handle_key(&key(KeyCode::Char('n')));
         assert_eq!(s.game().seed(), 42);
         assert_eq!(s.game().board().size(), 3);

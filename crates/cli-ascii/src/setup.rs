@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use engine::{Overrides, Setting, SolverSpec, SpecError, Spelling};
-use game_core::{Game, GameBoard, Rules, RulesBuilder, TurnRule};
+use game_core::{AnyBoard, Game, GameBoard, Rules, RulesBuilder, TurnRule};
 use solver_expectimax::endgame::{self, Check, Endgame, Formation, OpenEvent, RulesMismatch};
 use solver_expectimax::{
     Algorithm, Choice, Depth, ExpectimaxPlayer, Player, Preset, RandomPlayer, SearchConfig,
@@ -16,36 +16,23 @@ use solver_expectimax::{
 
 use crate::cli::{PlayerKind, RulesArgs, SearchArgs, SearchSettings};
 
-/// Evaluates `$body` with `$B` naming the board type of `$size` x `$size`
-/// games: the packed `Board` on 4x4 (the fast path), `Grid` on every other
-/// size. The one place where the frontends choose between them.
-///
-/// ```ignore
-/// with_board!(rules.size(), B => play_loop(Session::<B>::new(rules, seed, player)?, color))
-/// ```
-macro_rules! with_board {
-    ($size:expr, $B:ident => $body:expr) => {
-        if $size == 4 {
-            type $B = game_core::Board;
-            $body
-        } else {
-            type $B = game_core::Grid;
-            $body
-        }
-    };
-}
-pub(crate) use with_board;
-
-/// The rules the options ask for, checked by game-core.
+/// The rules the options ask for, and their board size, checked by
+/// game-core: the games are then [`AnyBoard`]'s of that size.
 pub(crate) fn rules(args: &RulesArgs) -> anyhow::Result<Rules> {
     let turn_rule = if args.tutorial_rules { TurnRule::Tutorial } else { TurnRule::Standard };
     let builder = RulesBuilder {
-        size: args.size,
         four_probability: args.four_probability,
         turn_rule,
         ..RulesBuilder::default()
     };
+    AnyBoard::empty(args.size)?;
     Ok(builder.build()?)
+}
+
+/// A new game of `size` x `size` under `rules` (the size checked by
+/// [`rules`]), from `seed`.
+pub(crate) fn new_game(size: usize, rules: Rules, seed: u64) -> anyhow::Result<Game<AnyBoard>> {
+    Ok(Game::with_size(size, rules, seed)?)
 }
 
 /// How this program names settings and presets in its messages.
@@ -197,9 +184,10 @@ pub(crate) fn build_tables(
 }
 
 /// The endgame tables the options ask for (`--endgame`, or the corner
-/// preset), if any.
+/// preset) for games of `size` x `size` under `rules`, if any.
 pub(crate) fn endgame_of(
     settings: &SearchSettings,
+    size: usize,
     rules: &Rules,
 ) -> anyhow::Result<Option<Arc<Endgame>>> {
     if !settings.plays_tables() {
@@ -208,7 +196,7 @@ pub(crate) fn endgame_of(
     // The rule is the library's; the messages name this program's options
     // (and the preset, when it asked for the tables).
     let who = if settings.endgame { "the endgame tables" } else { "the corner preset's tables" };
-    match endgame::check_rules(rules) {
+    match endgame::check_rules(size, rules) {
         Ok(()) => {}
         Err(RulesMismatch::Size(n)) => {
             anyhow::bail!("{who} play 4x4 boards only, not {n}x{n}")
@@ -220,8 +208,7 @@ pub(crate) fn endgame_of(
             anyhow::bail!("{who} assume a 4 one spawn in ten, not --four-probability {p}")
         }
     }
-    let formations =
-        engine::formations_for(settings.preset(rules.size()), settings.tables_max_states);
+    let formations = engine::formations_for(settings.preset(size), settings.tables_max_states);
     open_tables(&tables_dir(settings.tables.as_deref())?, &formations, Check::Stamped).map(Some)
 }
 
@@ -236,17 +223,17 @@ pub(crate) struct PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// The player the options ask for under `rules`, with its endgame
-    /// tables read (or built) now.
-    pub(crate) fn of(args: &SearchArgs, rules: &Rules) -> anyhow::Result<PlayerSpec> {
+    /// The player the options ask for in games of `size` x `size` under
+    /// `rules`, with its endgame tables read (or built) now.
+    pub(crate) fn of(args: &SearchArgs, size: usize, rules: &Rules) -> anyhow::Result<PlayerSpec> {
         let endgame = match args.player {
-            PlayerKind::Expectimax => endgame_of(&args.settings, rules)?,
+            PlayerKind::Expectimax => endgame_of(&args.settings, size, rules)?,
             PlayerKind::Random => None,
         };
         Ok(PlayerSpec {
             kind: args.player,
-            config: config_of(args, rules.size())?,
-            solver: solver_spec(&args.settings, rules.size()).with_endgame(endgame),
+            config: config_of(args, size)?,
+            solver: solver_spec(&args.settings, size).with_endgame(endgame),
         })
     }
 
@@ -350,6 +337,7 @@ mod tests {
     #[test]
     fn rules_are_checked_by_game_core() {
         let args = |size, p| RulesArgs { size, four_probability: p, tutorial_rules: true };
+        // The size is the board's, checked with the rules.
         assert_eq!(rules(&args(4, 0.1)).unwrap(), Rules::tutorial());
         assert!(rules(&args(9, 0.1)).is_err());
         assert!(rules(&args(4, 1.5)).is_err());

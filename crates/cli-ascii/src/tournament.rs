@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use game_core::{Game, GameBoard, Rules};
+use game_core::{AnyBoard, Game, GameBoard, Rules};
 use records::Record;
 use records::log::{Existing, Log, OpenError};
 use records::summary::{MILESTONES, Summary};
@@ -17,17 +17,18 @@ use solver_expectimax::{
 };
 
 use crate::cli::{PlayerKind, SearchArgs, TournamentArgs};
-use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
+use crate::setup::{self, AnyPlayer, PlayerSpec};
 
 pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let rules = setup::rules(&args.rules)?;
-    let player = PlayerSpec::of(&args.search, &rules)?;
+    let size = args.rules.size;
+    let player = PlayerSpec::of(&args.search, size, &rules)?;
     let config = player.config;
     let search_threads = match player.kind {
         PlayerKind::Expectimax => {
             // Build one now: bad settings or a missing network fail before
             // the first game.
-            player.solver(rules.size())?;
+            player.solver(size)?;
             config.threads
         }
         PlayerKind::Random => 1,
@@ -42,6 +43,7 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let spec = TournamentSpec {
         games: args.games,
         first_seed: args.seed_start,
+        size,
         rules,
         max_moves: args.max_moves,
         parallel_games: parallel,
@@ -50,7 +52,7 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     // reported at once, not after hours of games whose results it would lose.
     let (csv, earlier) = match &args.csv {
         Some(path) => {
-            let settings = settings_line(&args.search, &rules, args.max_moves);
+            let settings = settings_line(&args.search, size, &rules, args.max_moves);
             let (file, earlier) = CsvLog::open(path, args.resume, args.force, &settings)?;
             (Some(file), earlier)
         }
@@ -81,7 +83,7 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         .context("cannot install the handler of Ctrl-C and SIGTERM")?;
     }
     let make_player = |seed| {
-        AnyPlayer::new(&player, rules.size(), seed).map(|inner| Tracked {
+        AnyPlayer::new(&player, size, seed).map(|inner| Tracked {
             inner,
             seed,
             progress: &progress,
@@ -97,9 +99,7 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         progress.record(record);
     };
     let is_done = |seed| done.contains(&seed);
-    with_board!(rules.size(), B => {
-        run_tournament_except::<B, _, _>(&spec, is_done, make_player, on_record)?
-    });
+    run_tournament_except::<AnyBoard, _, _>(&spec, is_done, make_player, on_record)?;
     progress.finish();
     let wall = started.elapsed();
     let (records, others) = counted(&finished, args);
@@ -193,18 +193,23 @@ fn interrupted(
 /// them (the engine's [`engine::SolverSpec::settings_line`] and
 /// [`engine::rules_line`]): a records file names them, and a resume must
 /// give the same.
-pub(crate) fn settings_line(player: &SearchArgs, rules: &Rules, max_moves: Option<u64>) -> String {
+pub(crate) fn settings_line(
+    player: &SearchArgs,
+    size: usize,
+    rules: &Rules,
+    max_moves: Option<u64>,
+) -> String {
     let search = &player.settings;
     let mut line = match player.player {
         PlayerKind::Random => "--player random".to_owned(),
         PlayerKind::Expectimax => {
             let tables = search.plays_tables().then(|| {
-                engine::formations_for(search.preset(rules.size()), search.tables_max_states).len()
+                engine::formations_for(search.preset(size), search.tables_max_states).len()
             });
-            crate::setup::solver_spec(search, rules.size()).settings_line(tables)
+            crate::setup::solver_spec(search, size).settings_line(tables)
         }
     };
-    line.push_str(&engine::rules_line(rules, max_moves));
+    line.push_str(&engine::rules_line(size, rules, max_moves));
     line
 }
 

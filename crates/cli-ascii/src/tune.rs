@@ -128,6 +128,7 @@ pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<()> {
     let spec = TournamentSpec {
         games: args.games,
         first_seed: args.seed_start,
+        size: 4,
         rules: Rules::default(),
         max_moves: None,
         parallel_games: parallel,

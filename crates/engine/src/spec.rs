@@ -423,23 +423,23 @@ impl SolverSpec {
         line
     }
 
-    /// Whether endgame tables may play under `rules`.
+    /// Whether endgame tables may play games of `size` x `size` under
+    /// `rules`.
     ///
     /// # Errors
-    /// [`SpecError::EndgameRules`] with what differs from the rules the
+    /// [`SpecError::EndgameRules`] with what differs from the games the
     /// tables were solved for.
-    pub fn check_endgame_rules(rules: &Rules) -> Result<(), SpecError> {
-        endgame::check_rules(rules).map_err(SpecError::EndgameRules)
+    pub fn check_endgame_rules(size: usize, rules: &Rules) -> Result<(), SpecError> {
+        endgame::check_rules(size, rules).map_err(SpecError::EndgameRules)
     }
 }
 
-/// The rules' part of a records file's settings line (after
+/// The games' part of a records file's settings line (after
 /// [`SolverSpec::settings_line`] or a random player's `--player random`):
-/// ` --size 4 --four-probability 0.1`, then `--tutorial-rules` and
-/// `--max-moves N` where they apply.
-pub fn rules_line(rules: &Rules, max_moves: Option<u64>) -> String {
-    let mut line =
-        format!(" --size {} --four-probability {}", rules.size(), rules.four_probability());
+/// the board's `size` and the rules, ` --size 4 --four-probability 0.1`,
+/// then `--tutorial-rules` and `--max-moves N` where they apply.
+pub fn rules_line(size: usize, rules: &Rules, max_moves: Option<u64>) -> String {
+    let mut line = format!(" --size {size} --four-probability {}", rules.four_probability());
     if rules.turn_rule() == TurnRule::Tutorial {
         line.push_str(" --tutorial-rules");
     }
@@ -638,8 +638,10 @@ mod tests {
 
     #[test]
     fn endgame_rules_are_checked() {
-        assert!(SolverSpec::check_endgame_rules(&Rules::default()).is_ok());
-        let err = SolverSpec::check_endgame_rules(&Rules::tutorial()).unwrap_err();
+        assert!(SolverSpec::check_endgame_rules(4, &Rules::default()).is_ok());
+        let err = SolverSpec::check_endgame_rules(5, &Rules::default()).unwrap_err();
+        assert!(err.to_string().contains("4x4 boards only, not 5x5"), "{err}");
+        let err = SolverSpec::check_endgame_rules(4, &Rules::tutorial()).unwrap_err();
         assert!(err.to_string().contains("standard rules"), "{err}");
     }
 
@@ -681,12 +683,15 @@ mod tests {
             spec(Preset::HeuristicMax, timed).settings_line(Some(7)),
             "--preset heuristic-max --time-ms 50 --threads 2 --endgame (7 tables)"
         );
-        let rules = RulesBuilder { size: 3, four_probability: 0.25, ..RulesBuilder::default() }
+        let rules = RulesBuilder { four_probability: 0.25, ..RulesBuilder::default() }
             .build()
             .expect("valid rules");
-        assert_eq!(rules_line(&rules, Some(9)), " --size 3 --four-probability 0.25 --max-moves 9");
         assert_eq!(
-            rules_line(&Rules::tutorial(), None),
+            rules_line(3, &rules, Some(9)),
+            " --size 3 --four-probability 0.25 --max-moves 9"
+        );
+        assert_eq!(
+            rules_line(4, &Rules::tutorial(), None),
             " --size 4 --four-probability 0.1 --tutorial-rules"
         );
     }
@@ -723,7 +728,7 @@ mod tests {
         std::fs::copy(&shipped, &copy).expect("copied");
         let line = |path: &std::path::Path| {
             SolverSpec::new(Preset::Ntuple).with_weights(Some(path.to_owned())).settings_line(None)
-                + &rules_line(&Rules::default(), None)
+                + &rules_line(4, &Rules::default(), None)
         };
         let (here, there) = (line(&shipped), line(&copy));
         assert_ne!(here, there);

@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use engine::{Overrides, SolverSpec};
-use game_core::{Board, Grid, Rules, RulesBuilder};
+use game_core::{AnyBoard, Game, GameBoard, Rules, RulesBuilder};
 use pyo3::exceptions::{
     PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
 };
@@ -75,6 +75,8 @@ fn game_record(game: &GameRecord) -> Record {
 #[derive(Debug)]
 pub(crate) struct GamePlayer {
     parts: SolverParts,
+    /// The board's rows (and columns), checked when the player is made.
+    size: usize,
     rules: Rules,
 }
 
@@ -98,16 +100,17 @@ impl GamePlayer {
         four_probability: f64,
     ) -> PyResult<GamePlayer> {
         let preset: Preset = preset.parse().map_err(value_error)?;
-        let rules = RulesBuilder { size, four_probability, ..RulesBuilder::default() }
+        let rules = RulesBuilder { four_probability, ..RulesBuilder::default() }
             .build()
             .map_err(value_error)?;
+        AnyBoard::empty(size).map_err(value_error)?;
         if endgame.is_some() {
-            SolverSpec::check_endgame_rules(&rules).map_err(|e| spec_error(&e))?;
+            SolverSpec::check_endgame_rules(size, &rules).map_err(|e| spec_error(&e))?;
         }
         let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
         let (parts, _) =
             SolverParts::new(py, size, preset, &overrides, weights, endgame.as_deref())?;
-        Ok(GamePlayer { parts, rules })
+        Ok(GamePlayer { parts, size, rules })
     }
 
     /// The search threads each game uses (what a scheduler reserves).
@@ -124,13 +127,9 @@ impl GamePlayer {
         let game = py.detach(|| -> PyResult<GameRecord> {
             let solver = self.parts.solver()?;
             let mut player = ExpectimaxPlayer::with_solver(solver);
-            let (rules, player) = (self.rules, &mut player);
-            if rules.size() == 4 {
-                play_game::<Board, _>(player, rules, seed, max_moves)
-            } else {
-                play_game::<Grid, _>(player, rules, seed, max_moves)
-            }
-            .map_err(value_error)
+            let game =
+                Game::<AnyBoard>::with_size(self.size, self.rules, seed).map_err(value_error)?;
+            Ok(play_game(&mut player, game, max_moves))
         })?;
         Ok(tuple_of(&game_record(&game)))
     }
@@ -140,10 +139,10 @@ impl GamePlayer {
 /// saying why not.
 #[pyfunction]
 fn check_endgame_rules(size: usize, four_probability: f64) -> PyResult<()> {
-    let rules = RulesBuilder { size, four_probability, ..RulesBuilder::default() }
+    let rules = RulesBuilder { four_probability, ..RulesBuilder::default() }
         .build()
         .map_err(value_error)?;
-    endgame::check_rules(&rules).map_err(value_error)
+    endgame::check_rules(size, &rules).map_err(value_error)
 }
 
 /// How many tables the endgame tables of at most `max_states` states are
@@ -188,14 +187,15 @@ fn settings_line(
     max_moves: Option<u64>,
 ) -> PyResult<String> {
     let preset: Preset = preset.parse().map_err(value_error)?;
-    let rules = RulesBuilder { size, four_probability, ..RulesBuilder::default() }
+    let rules = RulesBuilder { four_probability, ..RulesBuilder::default() }
         .build()
         .map_err(value_error)?;
+    AnyBoard::empty(size).map_err(value_error)?;
     let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
     let spec = SolverSpec::new(preset).with_overrides(overrides).with_weights(weights);
     let plays_tables = endgame || preset.uses_corner_tables();
     let tables = plays_tables.then(|| engine::formations_for(preset, tables_max_states).len());
-    Ok(spec.settings_line(tables) + &engine::rules_line(&rules, max_moves))
+    Ok(spec.settings_line(tables) + &engine::rules_line(size, &rules, max_moves))
 }
 
 /// A records file open for a run, as `cli-ascii tournament --csv` opens

@@ -234,7 +234,7 @@ impl Solver {
         four_probability: f64,
     ) -> PyResult<DecisionTuple> {
         let grid = grid_of(&exponents)?;
-        let rules = RulesBuilder { size: grid.size(), four_probability, ..RulesBuilder::default() }
+        let rules = RulesBuilder { four_probability, ..RulesBuilder::default() }
             .build()
             .map_err(value_error)?;
         if self.learned && grid.size() != 4 {

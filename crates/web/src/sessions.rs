@@ -107,10 +107,7 @@ impl Sessions {
     /// longest makes room.
     pub(crate) fn create(&self, seed: Option<u64>) -> Result<GameState, ApiError> {
         let seed = seed.unwrap_or_else(engine::clock_seed);
-        let game = Game::<Board>::new(Rules::default(), seed).map_err(|err| {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", err.to_string())
-        })?;
-        self.insert(game, false)
+        self.insert(Game::new(Rules::default(), seed), false)
     }
 
     /// A new session playing on from `position` (a game's `position` as the
@@ -318,7 +315,7 @@ impl StoredPosition {
         let spawns: [u8; 48] = bytes.try_into().map_err(|_| "bad spawn state")?;
         let saved =
             SavedGame { board, score: self.score, moves: self.moves, seed: self.seed, spawns };
-        Game::restore(saved, Rules::default()).map_err(|e| e.to_string())
+        Ok(Game::restore(saved, Rules::default()))
     }
 }
 

@@ -256,14 +256,14 @@ mod tests {
     #[test]
     fn a_board_with_2048_is_won_and_the_flag_to_keep_going_is_shown() {
         let board: Board = "2048 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4".parse().unwrap();
-        let game = Game::from_board(board, Rules::default(), 1).unwrap();
+        let game = Game::from_board(board, Rules::default(), 1);
         let state = GameState::of("x", &game, false, false, None);
         assert!(state.won && !state.over && !state.keep_going);
         assert_eq!(state.max_tile, 2048);
         assert_eq!(state.board[0], [2048, 2, 0, 0]);
         assert!(GameState::of("x", &game, true, false, None).keep_going);
         let below: Board = "1024 1024 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
-        let game = Game::from_board(below, Rules::default(), 1).unwrap();
+        let game = Game::from_board(below, Rules::default(), 1);
         assert!(!GameState::of("x", &game, false, false, None).won);
     }
 
@@ -272,7 +272,7 @@ mod tests {
     #[test]
     fn tiles_past_32768_are_sent_as_they_are() {
         let board: Board = "32768 32768 0 0/131072 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
-        let mut game = Game::from_board(board, Rules::default(), 1).unwrap();
+        let mut game = Game::from_board(board, Rules::default(), 1);
         let turn = game.play(Direction::Left).unwrap();
         assert_eq!(turn.score_gained, 65536);
         let state = GameState::of("x", &game, true, false, None);
