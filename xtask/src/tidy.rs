@@ -140,7 +140,10 @@ const LIBRARIES: [(&str, &[&str]); 5] = [
     ("solver-expectimax", &["game-core", "rayon"]),
     ("ntuple", &["game-core", "zstd", "rayon", "dirs"]),
     ("records", &["serde", "serde_json"]),
-    ("engine", &["game-core", "solver-expectimax", "ntuple", "dirs", "serde", "memmap2"]),
+    (
+        "engine",
+        &["game-core", "solver-expectimax", "ntuple", "records", "dirs", "serde", "memmap2"],
+    ),
 ];
 
 /// The frontends and tools: anything outside, but of the workspace only

@@ -14,9 +14,9 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Instant;
 
-use engine::SolverSpec;
+use engine::{Overrides, SolverSpec};
 use game_core::{Board, Direction, Game, Rules};
-use solver_expectimax::{Depth, Preset, SearchConfig, Solver};
+use solver_expectimax::{Depth, Preset, Solver};
 
 use crate::cli::AgreementArgs;
 use crate::setup;
@@ -38,38 +38,31 @@ pub(crate) fn run(args: &AgreementArgs) -> anyhow::Result<()> {
         .seed_start
         .checked_add(args.games)
         .ok_or_else(|| anyhow::anyhow!("--seed-start plus --games is past the largest seed"))?;
-    let one_thread = |mut config: SearchConfig| {
-        config.threads = 1;
-        config
+    // Every setting decides on one thread, so that its work counts are exact.
+    let one_thread = |spec: SolverSpec, overrides: Overrides| {
+        spec.with_overrides(Overrides { threads: Some(1), ..overrides })
     };
-    let candidate = one_thread(setup::search_config(&args.settings)?);
+    let settings = setup::solver_spec(&args.settings, 4);
+    let candidate = one_thread(settings.clone(), *settings.overrides());
     let baseline_preset = args.baseline.unwrap_or(args.settings.preset(4));
-    let baseline = one_thread(baseline_preset.config());
-    let mut reference = one_thread(args.reference.config());
-    match &mut reference.depth {
-        Depth::Adaptive { bonus, .. } | Depth::Crowded { bonus, .. } => {
-            *bonus = args.reference_bonus;
-        }
-        Depth::Fixed(_) | Depth::AtLeast { .. } => anyhow::bail!(
+    let baseline = one_thread(SolverSpec::new(baseline_preset), Overrides::default());
+    if let Depth::Fixed(_) | Depth::AtLeast { .. } = args.reference.config().depth {
+        anyhow::bail!(
             "--reference {} has a fixed depth: choose a preset with an adaptive one",
             args.reference
-        ),
+        );
     }
+    let bonus = Overrides { depth_bonus: Some(args.reference_bonus), ..Overrides::default() };
+    let reference = one_thread(SolverSpec::new(args.reference), bonus);
     let candidate_name = setting_name(&args.settings);
     // Each solver is built before the positions are played, so that bad
     // settings or a missing network fail at once.
     let solvers = [
-        (
-            format!("{} (depth bonus {})", args.reference, args.reference_bonus),
-            reference,
-            SolverSpec::new(args.reference),
-        ),
-        (baseline_preset.to_string(), baseline, SolverSpec::new(baseline_preset)),
-        (candidate_name, candidate, setup::solver_spec(&args.settings, 4)),
+        (format!("{} (depth bonus {})", args.reference, args.reference_bonus), reference),
+        (baseline_preset.to_string(), baseline),
+        (candidate_name, candidate),
     ]
-    .map(|(name, config, spec)| {
-        spec.build_with(config, 4).map(|s| (name, s)).map_err(|e| setup::spec_error(&e))
-    });
+    .map(|(name, spec)| spec.build(4).map(|s| (name, s)).map_err(|e| setup::spec_error(&e)));
     let solvers: Vec<(String, Solver)> = solvers.into_iter().collect::<Result<_, _>>()?;
 
     let mut boards = Vec::new();

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use engine::Values;
+use engine::{Decision, Solver};
 use game_core::{AnyBoard, Direction, GameBoard, Rules, RulesBuilder};
 use serde::Serialize;
-use solver_expectimax::{Decision, Solver};
 
 use crate::cli::AnalyzeArgs;
 use crate::render::{self, bordered};

@@ -9,7 +9,7 @@ use clap::parser::ValueSource;
 use clap::{
     ArgGroup, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum,
 };
-use solver_expectimax::{MAX_DEPTH, Preset};
+use engine::{MAX_DEPTH, Preset};
 
 use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE, WATCH_KEYS};
 
@@ -890,7 +890,7 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
 const MAX_DELAY_MS: u64 = 60_000;
 
 /// The most search threads: the solver's bound.
-const MAX_THREADS: u64 = solver_expectimax::MAX_THREADS as u64;
+const MAX_THREADS: u64 = engine::MAX_THREADS as u64;
 
 /// A whole number in `range`; `unit` (e.g. " ms") follows the bounds in the
 /// messages.

@@ -12,11 +12,10 @@ use anyhow::Context;
 use clap::Parser;
 use records::Record;
 use records::paired::{Comparison, Pair, Reach, Sprt, Verdict};
-use solver_expectimax::play_game;
 
 use crate::cli::{CompareArgs, PlayerKind, PlayerOptions, SearchArgs};
 use crate::setup::{self, AnyPlayer, PlayerSpec};
-use crate::tournament::{CsvLog, lock, record_of, settings_line};
+use crate::tournament::{CsvLog, lock, settings_line};
 
 /// A player's options from the text of --a or --b.
 fn player_options(name: &str, text: &str) -> anyhow::Result<SearchArgs> {
@@ -55,7 +54,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         if spec.kind == PlayerKind::Expectimax {
             // Bad settings or a missing network fail before the first game.
             spec.solver(size).with_context(|| format!("--{name}"))?;
-            threads = threads.max(spec.config.threads);
+            threads = threads.max(spec.threads());
         }
         let (csv, earlier) = match csv {
             Some(path) => {
@@ -89,11 +88,11 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let tty = io::stderr().is_terminal();
     let play_seed = |seed: u64, side: &Side| -> anyhow::Result<Record> {
         let mut player = AnyPlayer::new(&side.spec, size, seed)?;
-        let game = play_game(&mut player, setup::new_game(size, rules, seed)?, None);
+        let record = engine::play_game(&mut player, setup::new_game(size, rules, seed)?, None);
         if let Some(csv) = &side.csv {
-            csv.append(&game);
+            csv.append(&record);
         }
-        Ok(record_of(&game))
+        Ok(record)
     };
     std::thread::scope(|scope| {
         for _ in 0..parallel {

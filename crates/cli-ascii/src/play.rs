@@ -6,9 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use engine::{Played, Values, WIN_TILE};
+use engine::{Choice, Played, Player, Values, WIN_TILE};
 use game_core::{Direction, Game, GameBoard, PlayError};
-use solver_expectimax::{Algorithm, Choice, Player};
 
 use crate::best;
 use crate::cli::{PlayArgs, PlayerKind};
@@ -372,7 +371,7 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     // screen.
     let guard = TerminalGuard::enter().context("cannot set up the terminal")?;
     if player.kind == PlayerKind::Expectimax {
-        if matches!(player.config.algorithm, Algorithm::Learned { .. }) {
+        if player.solver.is_learned() {
             term::draw_frame(&mut io::stdout().lock(), &["loading the network…".to_owned()])?;
         }
         // Build one now so that bad settings or a missing network are
@@ -553,8 +552,8 @@ fn screen<B: GameBoard>(session: &Session<B>, color: bool, size: (usize, usize))
 #[cfg(test)]
 mod tests {
     use engine::SolverSpec;
+    use engine::{Overrides, Preset};
     use game_core::{Board, Grid, Rules};
-    use solver_expectimax::{Depth, Preset};
 
     use super::*;
 
@@ -563,13 +562,11 @@ mod tests {
     }
 
     fn session(board: &str) -> Session<Board> {
-        let mut config = Preset::Fast.config();
-        config.depth = Depth::Fixed(1);
         let rules = Rules::default();
+        let depth = Overrides { depth: Some(1), ..Overrides::default() };
         let player = PlayerSpec {
             kind: PlayerKind::Expectimax,
-            config,
-            solver: SolverSpec::new(Preset::Fast),
+            solver: SolverSpec::new(Preset::Fast).with_overrides(depth),
         };
         let mut s = Session::new(Game::new(rules, 1), player);
         s.play.replace(Game::from_board(board.parse().unwrap(), rules, 1));
@@ -680,7 +677,7 @@ mod tests {
     /// item 17.
     #[test]
     fn a_hint_rates_the_moves_or_gives_the_tables_odds() {
-        use solver_expectimax::{Decision, Stats};
+        use engine::{Decision, Stats};
         let decision = |values: [Option<f64>; 4], endgame| Decision {
             direction: Direction::Down,
             values,
@@ -705,7 +702,7 @@ mod tests {
                 "depth 3"
             ]
         );
-        let chain = solver_expectimax::endgame::Formation::new(9, 6).unwrap();
+        let chain = engine::endgame::Formation::new(9, 6).unwrap();
         let odds = [Some(0.25), Some(0.873), None, Some(0.0)];
         let hint =
             Choice { direction: Direction::Down, decision: Some(decision(odds, Some(chain))) };
@@ -759,9 +756,7 @@ mod tests {
 
     #[test]
     fn new_game_takes_the_next_seed_and_quit_quits() {
-        let config = Preset::Fast.config();
-        let player =
-            PlayerSpec { kind: PlayerKind::Random, config, solver: SolverSpec::new(Preset::Fast) };
+        let player = PlayerSpec { kind: PlayerKind::Random, solver: SolverSpec::new(Preset::Fast) };
         let game = Game::<Grid>::with_size(3, Rules::default(), 41).unwrap();
         let mut s = Session::new(game, player);
         s.handle_key(&key(KeyCode::Char('n')));

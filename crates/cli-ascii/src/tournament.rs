@@ -8,13 +8,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use game_core::{AnyBoard, Game, GameBoard, Rules};
+use game_core::{Game, GameBoard, Rules};
 use records::Record;
 use records::log::{Existing, Log, OpenError};
 use records::summary::{MILESTONES, Summary};
-use solver_expectimax::{
-    Choice, GameRecord, Player, SearchThreads, TournamentSpec, run_tournament_except,
-};
+use solver_expectimax::{Choice, Player, SearchThreads, TournamentSpec};
 
 use crate::cli::{PlayerKind, SearchArgs, TournamentArgs};
 use crate::setup::{self, AnyPlayer, PlayerSpec};
@@ -23,16 +21,12 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let rules = setup::rules(&args.rules)?;
     let size = args.rules.size;
     let player = PlayerSpec::of(&args.search, size, &rules)?;
-    let config = player.config;
-    let search_threads = match player.kind {
-        PlayerKind::Expectimax => {
-            // Build one now: bad settings or a missing network fail before
-            // the first game.
-            player.solver(size)?;
-            config.threads
-        }
-        PlayerKind::Random => 1,
-    };
+    if player.kind == PlayerKind::Expectimax {
+        // Build one now: bad settings or a missing network fail before the
+        // first game.
+        player.solver(size)?;
+    }
+    let search_threads = player.threads();
     // By default the cores are shared out: a one-thread search plays a game
     // per core, a search using every core plays one game at a time.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -91,15 +85,15 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     };
     // Each game is on disk as soon as it ends, so that a run cut off by
     // Ctrl-C, a crash or a full disk keeps every finished game.
-    let on_record = |record: &GameRecord| {
+    let on_record = |record: &Record| {
         if let Some(csv) = &outputs.csv {
             csv.append(record);
         }
-        lock(&finished).push(record_of(record));
+        lock(&finished).push(*record);
         progress.record(record);
     };
     let is_done = |seed| done.contains(&seed);
-    run_tournament_except::<AnyBoard, _, _>(&spec, is_done, make_player, on_record)?;
+    engine::run_tournament(&spec, is_done, make_player, on_record)?;
     progress.finish();
     let wall = started.elapsed();
     let (records, others) = counted(&finished, args);
@@ -252,11 +246,11 @@ impl CsvLog {
         Ok((CsvLog { out: Mutex::new((opened.log, Ok(()))) }, opened.earlier))
     }
 
-    pub(crate) fn append(&self, record: &GameRecord) {
+    pub(crate) fn append(&self, record: &Record) {
         let mut guard = lock(&self.out);
         let (out, status) = &mut *guard;
         if status.is_ok() {
-            *status = out.append(&record_of(record));
+            *status = out.append(record);
         }
     }
 
@@ -301,20 +295,6 @@ impl OutputFile {
         write(&mut self.out)
             .and_then(|()| self.out.flush())
             .with_context(|| format!("cannot write {}", self.path.display()))
-    }
-}
-
-/// A finished game as the records files keep it: its time to the
-/// microsecond, the times per decision in whole microseconds.
-pub(crate) fn record_of(game: &GameRecord) -> Record {
-    Record {
-        seed: game.seed,
-        score: game.score,
-        max_tile: game.max_tile,
-        moves: game.moves,
-        millis: game.duration.as_micros() as f64 / 1e3,
-        median_decision_micros: Some(game.decision_median.as_micros() as u64),
-        p99_decision_micros: Some(game.decision_p99.as_micros() as u64),
     }
 }
 
@@ -459,7 +439,7 @@ struct ProgressState {
     done_moves: u64,
     /// The running games by seed: moves played and max tile.
     running: BTreeMap<u64, (u64, u32)>,
-    last: Option<GameRecord>,
+    last: Option<Record>,
     drawn: Option<Instant>,
 }
 
@@ -495,12 +475,12 @@ impl Progress {
         }
     }
 
-    fn record(&self, record: &GameRecord) {
+    fn record(&self, record: &Record) {
         let mut state = self.lock();
         state.done += 1;
         state.done_moves += record.moves;
         state.running.remove(&record.seed);
-        state.last = Some(record.clone());
+        state.last = Some(*record);
         self.draw(&state);
     }
 
@@ -643,24 +623,6 @@ mod tests {
         assert_eq!(clock(12.4), "12s");
         assert_eq!(clock(187.0), "3m07s");
         assert_eq!(clock(3720.0), "1h02m");
-    }
-
-    #[test]
-    fn records_keep_the_time_to_the_microsecond() {
-        let game = GameRecord {
-            seed: 3,
-            score: 1000,
-            max_tile: 128,
-            moves: 90,
-            duration: Duration::from_nanos(1_500_700),
-            decision_median: Duration::from_nanos(12_900),
-            decision_p99: Duration::from_micros(40),
-        };
-        let record = record_of(&game);
-        assert_eq!((record.millis, record.median_decision_micros), (1.5, Some(12)));
-        let mut line = Vec::new();
-        record.write_csv_line(&mut line).unwrap();
-        assert_eq!(String::from_utf8(line).unwrap(), "3,1000,128,90,1.500,12,40\n");
     }
 
     #[test]

@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use engine::{Choice, Player};
 use game_core::{Game, GameBoard, Rules};
-use solver_expectimax::{Algorithm, Choice, Player};
 
-use crate::cli::WatchArgs;
+use crate::cli::{PlayerKind, WatchArgs};
 use crate::keys::WATCH_KEYS;
 use crate::layout;
 use crate::render::{self, bordered_with_score, short_count};
@@ -49,7 +49,7 @@ pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
         true => Some(TerminalGuard::enter().context("cannot set up the terminal")?),
         false => None,
     };
-    if guard.is_some() && matches!(spec.config.algorithm, Algorithm::Learned { .. }) {
+    if guard.is_some() && spec.kind == PlayerKind::Expectimax && spec.solver.is_learned() {
         term::draw_frame(&mut io::stdout().lock(), &["loading the network…".to_owned()])?;
     }
     let mut player = AnyPlayer::new(&spec, size, seed)?;
@@ -325,8 +325,8 @@ fn frame<B: GameBoard>(
 
 #[cfg(test)]
 mod tests {
+    use engine::RandomPlayer;
     use game_core::Grid;
-    use solver_expectimax::RandomPlayer;
 
     use super::*;
 

@@ -3,17 +3,13 @@
 use std::str::FromStr;
 
 use axum::http::StatusCode;
+use engine::{Decision, Preset};
 use engine::{Values, WIN_TILE};
 use game_core::{Board, Direction, Game, GameBoard, Turn, exponent_to_value};
 use serde::{Deserialize, Serialize};
-use solver_expectimax::{Decision, Preset};
 
 use crate::error::ApiError;
-use crate::sessions::StoredPosition;
-
-/// The largest seed: JavaScript numbers are exact up to 2^53 - 1, and a
-/// seed the page cannot show exactly is a seed nobody can replay.
-pub(crate) const MAX_SEED: u64 = (1 << 53) - 1;
+use crate::stored::{MAX_SEED, StoredPosition};
 
 /// `POST /api/games`.
 #[derive(Debug, Default, Deserialize)]
@@ -287,13 +283,15 @@ mod tests {
     /// odds; a searched one says null.
     #[test]
     fn a_hint_says_when_an_endgame_table_decided() {
-        use solver_expectimax::endgame::{Endgame, Formation, Table};
+        use engine::endgame::{Check, Formation};
         let formation = Formation::new(10, 5).unwrap();
-        let tables =
-            std::sync::Arc::new(Endgame::from_tables(vec![Table::build(formation, &|_| {})]));
-        let mut config = Preset::Fast.config();
-        config.table_bytes = 1 << 20;
-        let solver = solver_expectimax::Solver::new(config).unwrap().with_endgame(tables);
+        let dir = std::env::temp_dir().join(format!("web-hint-tables-{}", std::process::id()));
+        let tables = engine::open_tables(&dir, &[formation], Check::Stamped, &|_| {}).unwrap();
+        let solver = engine::SolverSpec::new(Preset::Fast)
+            .with_table_cap(1 << 20)
+            .with_endgame(Some(tables))
+            .build(4)
+            .unwrap();
         let board: Board =
             "16384 8192 4096 2048/128 256 512 1024/64 32 0 0/0 2 0 0".parse().unwrap();
         let hint = Hint::of(Preset::Fast, &solver.decide(&board, &Rules::default()).unwrap());
@@ -309,6 +307,8 @@ mod tests {
         let json = serde_json::to_value(&hint).unwrap();
         assert_eq!(json["endgame"], serde_json::Value::Null);
         assert_eq!(json["goal"], serde_json::Value::Null);
+        drop(solver);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A hint rates each direction by how much worse it is than the best
@@ -316,9 +316,8 @@ mod tests {
     /// 55, item 17.
     #[test]
     fn a_hint_rates_each_direction_against_the_best() {
-        let mut config = Preset::Fast.config();
-        config.table_bytes = 1 << 20;
-        let solver = solver_expectimax::Solver::new(config).unwrap();
+        let solver =
+            engine::SolverSpec::new(Preset::Fast).with_table_cap(1 << 20).build(4).unwrap();
         let board: Board = "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
         let hint = Hint::of(Preset::Fast, &solver.decide(&board, &Rules::default()).unwrap());
         let json = serde_json::to_value(&hint).unwrap();
