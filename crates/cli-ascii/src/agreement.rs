@@ -42,7 +42,7 @@ pub(crate) fn run(args: &AgreementArgs) -> anyhow::Result<()> {
     let one_thread = |spec: SolverSpec, overrides: Overrides| {
         spec.with_overrides(Overrides { threads: Some(1), ..overrides })
     };
-    let settings = setup::solver_spec(&args.settings, 4);
+    let settings = args.settings.solver_spec(4);
     let candidate = one_thread(settings.clone(), *settings.overrides());
     let baseline_preset = args.baseline.unwrap_or(args.settings.preset(4));
     let baseline = one_thread(SolverSpec::new(baseline_preset), Overrides::default());

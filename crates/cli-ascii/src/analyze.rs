@@ -81,7 +81,8 @@ impl Solvers<'_> {
         let settings = &self.args.settings;
         let endgame =
             if size == 4 { setup::endgame_of(settings, size, &self.rules)? } else { None };
-        let solver = setup::solver_spec(settings, size)
+        let solver = settings
+            .solver_spec(size)
             .with_endgame(endgame)
             .build(size)
             .map_err(|e| setup::spec_error(&e))?;

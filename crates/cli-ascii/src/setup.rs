@@ -8,12 +8,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use engine::endgame::{Check, Endgame, Formation, OpenEvent, RulesMismatch};
 use engine::{
-    Choice, ExpectimaxPlayer, Overrides, Player, Preset, RandomPlayer, SearchThreads, Setting,
-    Solver, SolverSpec, SpecError, Spelling,
+    Choice, ExpectimaxPlayer, Player, Preset, RandomPlayer, SearchThreads, Solver, SolverSpec,
+    SpecError,
 };
 use game_core::{AnyBoard, Game, GameBoard, Rules, RulesBuilder, TurnRule};
 
-use crate::cli::{PlayerKind, RulesArgs, SearchArgs, SearchSettings};
+use crate::cli::{Options, PlayerKind, RulesArgs, SearchArgs, SearchSettings};
 
 /// The rules the options ask for, and their board size, checked by
 /// game-core: the games are then [`AnyBoard`]'s of that size.
@@ -34,39 +34,9 @@ pub(crate) fn new_game(size: usize, rules: Rules, seed: u64) -> anyhow::Result<G
     Ok(Game::with_size(size, rules, seed)?)
 }
 
-/// How this program names settings and presets in its messages.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Options;
-
-impl Spelling for Options {
-    fn setting(&self, setting: Setting) -> String {
-        format!("--{}", setting.name().replace('_', "-"))
-    }
-
-    fn preset(&self, preset: Preset) -> String {
-        format!("--preset {preset}")
-    }
-}
-
 /// `err` in this program's words.
 pub(crate) fn spec_error(err: &SpecError) -> anyhow::Error {
     anyhow::anyhow!(err.message(&Options))
-}
-
-/// The solver the search options ask for on `size` x `size` boards,
-/// without endgame tables.
-pub(crate) fn solver_spec(settings: &SearchSettings, size: usize) -> SolverSpec {
-    let overrides = Overrides {
-        depth: settings.depth,
-        time_ms: settings.time_ms,
-        threads: settings.threads.map(|t| usize::try_from(t).unwrap_or(usize::MAX)),
-        prob_cutoff: settings.prob_cutoff,
-        depth_bonus: settings.depth_bonus,
-        heuristic: settings.heuristic,
-    };
-    SolverSpec::new(settings.preset(size))
-        .with_overrides(overrides)
-        .with_weights(settings.weights.clone())
 }
 
 /// The time per move of a game's player on boards above 4x4 when no depth
@@ -203,7 +173,9 @@ impl PlayerSpec {
             PlayerKind::Expectimax => endgame_of(&args.settings, size, rules)?,
             PlayerKind::Random => None,
         };
-        let solver = solver_spec(&args.settings, size)
+        let solver = args
+            .settings
+            .solver_spec(size)
             .with_endgame(endgame)
             .with_big_board_budget(BIG_BOARD_BUDGET);
         // Settings the preset has no use for are refused before anything else.

@@ -200,7 +200,7 @@ pub(crate) fn settings_line(
             let tables = search.plays_tables().then(|| {
                 engine::formations_for(search.preset(size), search.tables_max_states).len()
             });
-            crate::setup::solver_spec(search, size).settings_line(tables)
+            search.solver_spec(size).settings_line(tables)
         }
     };
     line.push_str(&engine::rules_line(size, rules, max_moves));

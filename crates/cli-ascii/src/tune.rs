@@ -108,8 +108,7 @@ fn row(out: &mut impl Write, label: &str, trial: &Trial, verdict: &str) -> io::R
 }
 
 pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<()> {
-    let base =
-        setup::solver_spec(&args.settings, 4).config(4).map_err(|e| setup::spec_error(&e))?;
+    let base = args.settings.solver_spec(4).config(4).map_err(|e| setup::spec_error(&e))?;
     let Algorithm::Expectimax { weights, .. } = base.algorithm else {
         anyhow::bail!("--preset {} has no heuristic weights to tune", args.settings.preset(4));
     };
