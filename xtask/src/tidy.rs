@@ -77,6 +77,67 @@ fn tidy_rules_catch_offenders() {
     assert!(offences(path, &format!("//! Doc.\n{}", concat!("todo", "!()")), false).is_empty());
 }
 
+/// cli-ascii's modules that only the game uses (watch, play, analyze and
+/// what draws them): while the lab shares the crate, and so its
+/// dependencies, these name the search and the network through `engine`
+/// only, as web and py2048 do ([`BEHIND_ENGINE`]).
+const GAME_MODULES: [&str; 9] = [
+    "main.rs",
+    "watch.rs",
+    "play.rs",
+    "analyze.rs",
+    "best.rs",
+    "render.rs",
+    "layout.rs",
+    "term.rs",
+    "keys.rs",
+];
+
+/// Where `text` (a game module's) names a library of [`ENGINE_ONLY`]
+/// directly, as messages.
+fn past_engine(path: &str, text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        for lib in ENGINE_ONLY.map(|l| l.replace('-', "_")) {
+            if named_after(code, &format!("{lib}::")).into_iter().next().is_some()
+                || code.contains(&format!("use {lib};"))
+            {
+                found.push(format!(
+                    "{path}:{}: names {lib}, which the game reaches through engine",
+                    i + 1
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_game_reaches_the_libraries_through_engine() {
+    let src = project_root().join("crates/cli-ascii/src");
+    let mut found = Vec::new();
+    for name in GAME_MODULES {
+        let text = fs::read_to_string(src.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        found.extend(past_engine(name, &text));
+    }
+    assert!(found.is_empty(), "{} problem(s):\n{}\n", found.len(), found.join("\n"));
+}
+
+#[test]
+fn the_game_rule_catches_offenders() {
+    let text = "//! ntuple::Network in a doc line is fine.\nuse engine::Preset;\n\
+                use solver_expectimax::{Depth, Solver};\nlet n = ntuple::load(p); // ok\n\
+                let m = my_ntuple::x(); // solver_expectimax::Depth\n";
+    assert_eq!(
+        past_engine("play.rs", text),
+        [
+            "play.rs:3: names solver_expectimax, which the game reaches through engine",
+            "play.rs:4: names ntuple, which the game reaches through engine",
+        ]
+    );
+}
+
 /// The top-level module a source file under a crate's `src/` belongs to
 /// (`sessions` for `src/sessions.rs`, `endgame` for `src/endgame/file.rs`),
 /// `None` for the crate root (`lib.rs`, `main.rs`) and for `src/bin/`.
