@@ -77,6 +77,263 @@ fn tidy_rules_catch_offenders() {
     assert!(offences(path, &format!("//! Doc.\n{}", concat!("todo", "!()")), false).is_empty());
 }
 
+/// cli-ascii's modules that only the game uses (watch, play, analyze and
+/// what draws them): while the lab shares the crate, and so its
+/// dependencies, these name the search and the network through `engine`
+/// only, as web and py2048 do ([`BEHIND_ENGINE`]).
+const GAME_MODULES: [&str; 9] = [
+    "main.rs",
+    "watch.rs",
+    "play.rs",
+    "analyze.rs",
+    "best.rs",
+    "render.rs",
+    "layout.rs",
+    "term.rs",
+    "keys.rs",
+];
+
+/// Where `text` (a game module's) names a library of [`ENGINE_ONLY`]
+/// directly, as messages.
+fn past_engine(path: &str, text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        for lib in ENGINE_ONLY.map(|l| l.replace('-', "_")) {
+            if named_after(code, &format!("{lib}::")).into_iter().next().is_some()
+                || code.contains(&format!("use {lib};"))
+            {
+                found.push(format!(
+                    "{path}:{}: names {lib}, which the game reaches through engine",
+                    i + 1
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_game_reaches_the_libraries_through_engine() {
+    let src = project_root().join("crates/cli-ascii/src");
+    let mut found = Vec::new();
+    for name in GAME_MODULES {
+        let text = fs::read_to_string(src.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        found.extend(past_engine(name, &text));
+    }
+    assert!(found.is_empty(), "{} problem(s):\n{}\n", found.len(), found.join("\n"));
+}
+
+#[test]
+fn the_game_rule_catches_offenders() {
+    let text = "//! ntuple::Network in a doc line is fine.\nuse engine::Preset;\n\
+                use solver_expectimax::{Depth, Solver};\nlet n = ntuple::load(p); // ok\n\
+                let m = my_ntuple::x(); // solver_expectimax::Depth\n";
+    assert_eq!(
+        past_engine("play.rs", text),
+        [
+            "play.rs:3: names solver_expectimax, which the game reaches through engine",
+            "play.rs:4: names ntuple, which the game reaches through engine",
+        ]
+    );
+}
+
+/// The top-level module a source file under a crate's `src/` belongs to
+/// (`sessions` for `src/sessions.rs`, `endgame` for `src/endgame/file.rs`),
+/// `None` for the crate root (`lib.rs`, `main.rs`) and for `src/bin/`.
+fn top_module(relative: &Path) -> Option<String> {
+    let mut parts = relative.iter().map(|p| p.to_string_lossy().into_owned());
+    let first = parts.next()?;
+    let nested = parts.next().is_some();
+    if nested {
+        return (first != "bin").then_some(first);
+    }
+    let name = first.strip_suffix(".rs")?;
+    (!matches!(name, "lib" | "main")).then(|| name.to_owned())
+}
+
+/// The names that follow each `prefix` (`crate::`) in `code`: the
+/// identifier, or each item's first identifier of a `{...}` group.
+fn named_after(code: &str, prefix: &str) -> Vec<String> {
+    let ident = |text: &str| -> String {
+        text.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect()
+    };
+    let mut names = Vec::new();
+    for (at, _) in code.match_indices(prefix) {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == ':') {
+            continue;
+        }
+        let rest = &code[at + prefix.len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // The group's top-level items, up to its closing brace.
+            let (mut depth, mut start) = (0usize, 0usize);
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        names.push(ident(&group[start..i]));
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        names.push(ident(&group[start..i]));
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            names.push(ident(rest));
+        }
+    }
+    names.retain(|n| !n.is_empty());
+    names
+}
+
+/// Each top-level module of a crate and the other top-level modules its
+/// code (before its `#[cfg(test)]` part, comments left out) names through
+/// `crate::`, or `super::` from a file directly under `src/`. `files` are
+/// paths relative to `src/` with their text.
+fn module_imports(files: &[(PathBuf, String)]) -> Vec<(String, Vec<String>)> {
+    let modules: Vec<String> = files.iter().filter_map(|(p, _)| top_module(p)).collect();
+    let mut imports: Vec<(String, Vec<String>)> = Vec::new();
+    for (path, text) in files {
+        let Some(module) = top_module(path) else {
+            continue;
+        };
+        let code: String = text
+            .lines()
+            .take_while(|l| !l.contains("#[cfg(test)]"))
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut named = named_after(&code, "crate::");
+        if path.components().count() == 1 {
+            named.extend(named_after(&code, "super::"));
+        }
+        let entry = match imports.iter_mut().find(|(m, _)| *m == module) {
+            Some(entry) => entry,
+            None => {
+                imports.push((module.clone(), Vec::new()));
+                imports.last_mut().expect("just pushed")
+            }
+        };
+        for name in named {
+            if name != module && modules.contains(&name) && !entry.1.contains(&name) {
+                entry.1.push(name);
+            }
+        }
+    }
+    imports.sort();
+    imports
+}
+
+/// The circles of imports among a crate's modules, as messages: each set
+/// of modules that reach one another through imports, named once.
+fn import_cycles(krate: &str, imports: &[(String, Vec<String>)]) -> Vec<String> {
+    let reaches = |from: &str| -> Vec<String> {
+        let mut seen: Vec<String> = Vec::new();
+        let mut stack = vec![from.to_owned()];
+        while let Some(m) = stack.pop() {
+            for next in imports.iter().filter(|(n, _)| *n == m).flat_map(|(_, i)| i) {
+                if !seen.contains(next) {
+                    seen.push(next.clone());
+                    stack.push(next.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reach: Vec<(String, Vec<String>)> =
+        imports.iter().map(|(m, _)| (m.clone(), reaches(m))).collect();
+    let mut found = Vec::new();
+    let mut placed: Vec<String> = Vec::new();
+    for (module, reached) in &reach {
+        if placed.contains(module) || !reached.contains(module) {
+            continue;
+        }
+        // The modules this one reaches that reach it back: its circle.
+        let mut circle: Vec<String> = reach
+            .iter()
+            .filter(|(other, back)| reached.contains(other) && back.contains(module))
+            .map(|(other, _)| other.clone())
+            .collect();
+        circle.sort();
+        placed.extend(circle.iter().cloned());
+        found.push(format!("{krate}: the modules {} import each other", circle.join(", ")));
+    }
+    found
+}
+
+#[test]
+fn no_two_modules_import_each_other() {
+    let root = project_root();
+    let mut found = Vec::new();
+    let mut crates: Vec<PathBuf> = fs::read_dir(root.join("crates"))
+        .expect("the crates folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    crates.push(root.join("xtask"));
+    crates.sort();
+    let mut modules = 0;
+    for krate in crates {
+        let src = krate.join("src");
+        let files: Vec<(PathBuf, String)> = rust_files(&src)
+            .into_iter()
+            .map(|p| {
+                let text = fs::read_to_string(&p).unwrap_or_default();
+                (p.strip_prefix(&src).unwrap_or(&p).to_path_buf(), text)
+            })
+            .collect();
+        let imports = module_imports(&files);
+        modules += imports.len();
+        let name = krate.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        found.extend(import_cycles(&name, &imports));
+    }
+    // Guards against a scan that finds no modules and so checks nothing.
+    assert!(modules > 50, "only {modules} modules found");
+    assert!(found.is_empty(), "{} problem(s):\n{}\n", found.len(), found.join("\n"));
+}
+
+#[test]
+fn the_module_cycle_rule_catches_offenders() {
+    let file = |path: &str, text: &str| (PathBuf::from(path), text.to_owned());
+    let files = [
+        file("lib.rs", "//! Root.\nmod a;\nuse crate::a::A;\n"),
+        file("cli.rs", "use crate::keys::KEYS;\nfn f() { crate::setup::spec(); }\n"),
+        file("setup.rs", "use crate::{cli::{Args, Options}, render};\nuse crate::Limits;\n"),
+        file("keys.rs", "//! Keys, no imports (crate::setup in a comment).\n// crate::cli\n"),
+        file("render.rs", "use super::keys;\n#[cfg(test)]\nmod tests { use crate::cli; }\n"),
+        file("solver/mod.rs", "use crate::search::Search;\n"),
+        file("solver/root.rs", "use super::search;\n"),
+        file("search.rs", "use $crate::x; use other_crate::solver; use crate::solver::Root;\n"),
+    ];
+    let imports = module_imports(&files);
+    let of = |m: &str| imports.iter().find(|(n, _)| n == m).map(|(_, i)| i.clone());
+    assert_eq!(of("cli"), Some(vec!["keys".to_owned(), "setup".to_owned()]));
+    assert_eq!(of("setup"), Some(vec!["cli".to_owned(), "render".to_owned()]));
+    assert_eq!(of("keys"), Some(vec![]));
+    assert_eq!(of("render"), Some(vec!["keys".to_owned()]), "tests and super:: of the root");
+    assert_eq!(of("solver"), Some(vec!["search".to_owned()]), "nested files are their module's");
+    assert_eq!(of("lib"), None, "the root is no module");
+    assert_eq!(
+        import_cycles("x", &imports),
+        [
+            "x: the modules cli, setup import each other",
+            "x: the modules search, solver import each other"
+        ]
+    );
+    // A longer circle is one finding too.
+    let three = [
+        ("a".to_owned(), vec!["b".to_owned()]),
+        ("b".to_owned(), vec!["c".to_owned()]),
+        ("c".to_owned(), vec!["a".to_owned()]),
+        ("d".to_owned(), vec!["a".to_owned()]),
+    ];
+    assert_eq!(import_cycles("y", &three), ["y: the modules a, b, c import each other"]);
+}
+
 /// The lines of each `[section]` of a TOML file, by header, without comments
 /// or blank lines. Enough for Cargo manifests, which is all we read.
 fn toml_sections(text: &str) -> Vec<(String, Vec<&str>)> {
@@ -140,12 +397,24 @@ const LIBRARIES: [(&str, &[&str]); 5] = [
     ("solver-expectimax", &["game-core", "rayon"]),
     ("ntuple", &["game-core", "zstd", "rayon", "dirs"]),
     ("records", &["serde", "serde_json"]),
-    ("engine", &["game-core", "solver-expectimax", "ntuple", "dirs", "serde", "memmap2"]),
+    (
+        "engine",
+        &["game-core", "solver-expectimax", "ntuple", "records", "dirs", "serde", "memmap2"],
+    ),
 ];
 
 /// The frontends and tools: anything outside, but of the workspace only
 /// the libraries; nothing depends on them.
 const FRONTENDS: [&str; 4] = ["cli-ascii", "web", "py2048", "xtask"];
+
+/// The frontends that reach the search and the network through `engine`
+/// only, so that what they may name of them is what engine re-exports
+/// (issue 53, item 2). cli-ascii is not among them while it holds the lab
+/// (tune, train, tables), which works on the libraries themselves.
+const BEHIND_ENGINE: [&str; 2] = ["web", "py2048"];
+
+/// The libraries [`BEHIND_ENGINE`] frontends reach through `engine`.
+const ENGINE_ONLY: [&str; 2] = ["solver-expectimax", "ntuple"];
 
 /// Where the manifests (package name, dependency names) break the crate
 /// graph, as messages.
@@ -165,6 +434,9 @@ fn graph_offences(packages: &[(String, Vec<String>)]) -> Vec<String> {
             if bad {
                 found
                     .push(format!("{name} depends on {dep}, which the crate graph does not allow"));
+            } else if BEHIND_ENGINE.contains(&name.as_str()) && ENGINE_ONLY.contains(&dep.as_str())
+            {
+                found.push(format!("{name} depends on {dep}, which it must reach through engine"));
             }
         }
     }
@@ -202,7 +474,9 @@ fn the_crate_graph_rule_catches_offenders() {
         pkg("game-core", &["rand_chacha", "rayon"]),
         pkg("solver-expectimax", &["game-core", "rayon"]),
         pkg("ntuple", &["game-core", "solver-expectimax", "zstd"]),
-        pkg("web", &["engine", "axum", "cli-ascii"]),
+        pkg("web", &["engine", "axum", "cli-ascii", "solver-expectimax"]),
+        pkg("py2048", &["engine", "ntuple", "records"]),
+        pkg("cli-ascii", &["engine", "solver-expectimax", "ntuple"]),
         pkg("newcomer", &["game-core"]),
     ]);
     assert_eq!(
@@ -211,6 +485,8 @@ fn the_crate_graph_rule_catches_offenders() {
             "game-core depends on rayon, which the crate graph does not allow",
             "ntuple depends on solver-expectimax, which the crate graph does not allow",
             "web depends on cli-ascii, which the crate graph does not allow",
+            "web depends on solver-expectimax, which it must reach through engine",
+            "py2048 depends on ntuple, which it must reach through engine",
             "newcomer: a crate the graph does not place",
         ]
     );

@@ -14,9 +14,9 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Instant;
 
-use engine::SolverSpec;
+use engine::{Overrides, SolverSpec};
 use game_core::{Board, Direction, Game, Rules};
-use solver_expectimax::{Depth, Preset, SearchConfig, Solver};
+use solver_expectimax::{Depth, Preset, Solver};
 
 use crate::cli::AgreementArgs;
 use crate::setup;
@@ -38,38 +38,10 @@ pub(crate) fn run(args: &AgreementArgs) -> anyhow::Result<()> {
         .seed_start
         .checked_add(args.games)
         .ok_or_else(|| anyhow::anyhow!("--seed-start plus --games is past the largest seed"))?;
-    let one_thread = |mut config: SearchConfig| {
-        config.threads = 1;
-        config
-    };
-    let candidate = one_thread(setup::search_config(&args.settings)?);
-    let baseline_preset = args.baseline.unwrap_or(args.settings.preset(4));
-    let baseline = one_thread(baseline_preset.config());
-    let mut reference = one_thread(args.reference.config());
-    match &mut reference.depth {
-        Depth::Adaptive { bonus, .. } | Depth::Crowded { bonus, .. } => {
-            *bonus = args.reference_bonus;
-        }
-        Depth::Fixed(_) | Depth::AtLeast { .. } => anyhow::bail!(
-            "--reference {} has a fixed depth: choose a preset with an adaptive one",
-            args.reference
-        ),
-    }
-    let candidate_name = setting_name(&args.settings);
     // Each solver is built before the positions are played, so that bad
-    // settings or a missing network fail at once.
-    let solvers = [
-        (
-            format!("{} (depth bonus {})", args.reference, args.reference_bonus),
-            reference,
-            SolverSpec::new(args.reference),
-        ),
-        (baseline_preset.to_string(), baseline, SolverSpec::new(baseline_preset)),
-        (candidate_name, candidate, setup::solver_spec(&args.settings, 4)),
-    ]
-    .map(|(name, config, spec)| {
-        spec.build_with(config, 4).map(|s| (name, s)).map_err(|e| setup::spec_error(&e))
-    });
+    // settings, missing tables or a missing network fail at once.
+    let solvers = specs(args)?
+        .map(|(name, spec)| spec.build(4).map(|s| (name, s)).map_err(|e| setup::spec_error(&e)));
     let solvers: Vec<(String, Solver)> = solvers.into_iter().collect::<Result<_, _>>()?;
 
     let mut boards = Vec::new();
@@ -97,6 +69,39 @@ pub(crate) fn run(args: &AgreementArgs) -> anyhow::Result<()> {
     Ok(out.flush()?)
 }
 
+/// The three settings compared, named: the reference, the baseline and
+/// the candidate, each deciding on one thread so that its work counts are
+/// exact. The tables the options ask for (`--endgame`, or the corner
+/// preset's own) are opened once: the candidate plays by them, and so does
+/// the baseline or the reference when its preset needs tables of its own.
+fn specs(args: &AgreementArgs) -> anyhow::Result<[(String, SolverSpec); 3]> {
+    let one_thread = |spec: SolverSpec, overrides: Overrides| {
+        spec.with_overrides(Overrides { threads: Some(1), ..overrides })
+    };
+    let tables = setup::endgame_of(&args.settings, 4, &Rules::default())?;
+    let with_own = |spec: SolverSpec| {
+        if spec.needs_tables() { spec.with_endgame(tables.clone()) } else { spec }
+    };
+    let settings = args.settings.solver_spec(4);
+    let candidate =
+        one_thread(settings.clone(), *settings.overrides()).with_endgame(tables.clone());
+    let baseline_preset = args.baseline.unwrap_or(args.settings.preset(4));
+    let baseline = with_own(one_thread(SolverSpec::new(baseline_preset), Overrides::default()));
+    if let Depth::Fixed(_) | Depth::AtLeast { .. } = args.reference.config().depth {
+        anyhow::bail!(
+            "--reference {} has a fixed depth: choose a preset with an adaptive one",
+            args.reference
+        );
+    }
+    let bonus = Overrides { depth_bonus: Some(args.reference_bonus), ..Overrides::default() };
+    let reference = with_own(one_thread(SolverSpec::new(args.reference), bonus));
+    Ok([
+        (format!("{} (depth bonus {})", args.reference, args.reference_bonus), reference),
+        (baseline_preset.to_string(), baseline),
+        (setting_name(&args.settings), candidate),
+    ])
+}
+
 /// The setting as the options gave it, e.g. `default, --depth-bonus 1`.
 fn setting_name(settings: &crate::cli::SearchSettings) -> String {
     let mut name = settings.preset(4).to_string();
@@ -119,7 +124,7 @@ fn setting_name(settings: &crate::cli::SearchSettings) -> String {
 fn positions(seed: u64, step: u64) -> anyhow::Result<Vec<Board>> {
     let rules = Rules::default();
     let solver = Solver::new(Preset::Fast.config())?;
-    let mut game: Game<Board> = Game::new(rules, seed)?;
+    let mut game = Game::new(rules, seed);
     let mut boards = Vec::new();
     while !game.is_over() {
         if game.moves() >= FIRST_MOVE && game.moves().is_multiple_of(step) {
@@ -191,6 +196,36 @@ fn table(results: &[Decisions], positions: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tables the options ask for are played by: `--endgame` reaches
+    /// the candidate (it was dropped before), and the corner preset, as
+    /// candidate or as shipped baseline, gets its own tables.
+    #[test]
+    fn the_tables_asked_for_are_played_by() {
+        use crate::cli::{Cli, Command};
+        use clap::Parser;
+        let dir = std::env::temp_dir().join(format!("agreement-tables-{}", std::process::id()));
+        let tables = dir.to_str().unwrap().to_owned();
+        let args = |extra: &[&str]| {
+            let line = ["cli-ascii", "agreement"].iter().chain(extra);
+            match Cli::try_parse_from(line).unwrap().command {
+                Some(Command::Agreement(a)) => a,
+                other => panic!("{other:?}"),
+            }
+        };
+        let small = ["--endgame", "--tables", &tables, "--tables-max-states", "2000000"];
+        let plays = |spec: &SolverSpec| format!("{spec:?}").contains("endgame: true");
+        let corner = specs(&args(&[&["--preset", "corner"][..], &small].concat())).unwrap();
+        for (name, spec) in &corner[1..] {
+            assert!(plays(spec) && !spec.lacks_tables(), "{name}");
+        }
+        assert!(!plays(&corner[0].1), "the reference needs no tables");
+        let fast = specs(&args(&[&["--preset", "fast"][..], &small].concat())).unwrap();
+        assert!(plays(&fast[2].1) && !plays(&fast[1].1) && !plays(&fast[0].1));
+        let plain = specs(&args(&["--preset", "fast"])).unwrap();
+        assert!(plain.iter().all(|(_, spec)| !plays(spec)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn the_table_counts_agreement_against_the_baseline() {

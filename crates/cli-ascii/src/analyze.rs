@@ -6,13 +6,13 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use engine::Values;
-use game_core::{Direction, GameBoard, Grid, Rules, RulesBuilder};
+use engine::{Decision, Solver};
+use game_core::{AnyBoard, Direction, GameBoard, Rules, RulesBuilder};
 use serde::Serialize;
-use solver_expectimax::{Decision, Solver};
 
 use crate::cli::AnalyzeArgs;
 use crate::render::{self, bordered};
-use crate::setup::{self, with_board};
+use crate::setup;
 
 pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     // The rules' other settings are checked here once; each board brings its size.
@@ -79,8 +79,10 @@ impl Solvers<'_> {
             return Ok(&self.built[i].1);
         }
         let settings = &self.args.settings;
-        let endgame = if size == 4 { setup::endgame_of(settings, &self.rules)? } else { None };
-        let solver = setup::solver_spec(settings, size)
+        let endgame =
+            if size == 4 { setup::endgame_of(settings, size, &self.rules)? } else { None };
+        let solver = settings
+            .solver_spec(size)
             .with_endgame(endgame)
             .build(size)
             .map_err(|e| setup::spec_error(&e))?;
@@ -96,10 +98,9 @@ fn analyze(
     text: &str,
     json: bool,
 ) -> anyhow::Result<String> {
-    let grid: Grid = text.parse()?;
-    let rules = RulesBuilder { size: grid.size(), ..rules.to_builder() }.build()?;
-    let solver = solvers.of(grid.size())?;
-    with_board!(grid.size(), B => Ok(answer(solver, &B::try_from(grid)?, &rules, json)))
+    let board: AnyBoard = text.parse()?;
+    let solver = solvers.of(board.size())?;
+    Ok(answer(solver, &board, &rules, json))
 }
 
 fn answer<B: GameBoard>(solver: &Solver, board: &B, rules: &Rules, json: bool) -> String {

@@ -9,7 +9,7 @@ use clap::parser::ValueSource;
 use clap::{
     ArgGroup, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum,
 };
-use solver_expectimax::{MAX_DEPTH, Preset};
+use engine::{MAX_DEPTH, Overrides, Preset, Setting, SolverSpec, Spelling};
 
 use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE, WATCH_KEYS};
 
@@ -309,7 +309,23 @@ impl SearchSettings {
     /// Whether the player plays by endgame tables: `--endgame`, or the
     /// corner preset, which always does.
     pub(crate) fn plays_tables(&self) -> bool {
-        self.endgame || self.preset(4).uses_corner_tables()
+        self.endgame || self.solver_spec(4).needs_tables()
+    }
+
+    /// The solver these options ask for on `size` x `size` boards, without
+    /// endgame tables.
+    pub(crate) fn solver_spec(&self, size: usize) -> SolverSpec {
+        let overrides = Overrides {
+            depth: self.depth,
+            time_ms: self.time_ms,
+            threads: self.threads.map(|t| usize::try_from(t).unwrap_or(usize::MAX)),
+            prob_cutoff: self.prob_cutoff,
+            depth_bonus: self.depth_bonus,
+            heuristic: self.heuristic,
+        };
+        SolverSpec::new(self.preset(size))
+            .with_overrides(overrides)
+            .with_weights(self.weights.clone())
     }
 
     /// The preset named, or the engine's default for `size` x `size` boards.
@@ -876,10 +892,22 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
     }
     // What applies to which preset is the library's rule, in this
     // program's words.
-    crate::setup::solver_spec(settings, 4)
-        .validate()
-        .err()
-        .map(|e| e.message(&crate::setup::Options))
+    settings.solver_spec(4).validate().err().map(|e| e.message(&Options))
+}
+
+/// How this program names settings and presets in its messages: as its
+/// options.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Options;
+
+impl Spelling for Options {
+    fn setting(&self, setting: Setting) -> String {
+        format!("--{}", setting.name().replace('_', "-"))
+    }
+
+    fn preset(&self, preset: Preset) -> String {
+        format!("--preset {preset}")
+    }
 }
 
 // Number options: clap's own ranges say `0 is not in 1..18446744073709551615`,
@@ -890,7 +918,7 @@ fn unused_option(cli: &Cli, preset_given: bool) -> Option<String> {
 const MAX_DELAY_MS: u64 = 60_000;
 
 /// The most search threads: the solver's bound.
-const MAX_THREADS: u64 = solver_expectimax::MAX_THREADS as u64;
+const MAX_THREADS: u64 = engine::MAX_THREADS as u64;
 
 /// A whole number in `range`; `unit` (e.g. " ms") follows the bounds in the
 /// messages.

@@ -12,11 +12,10 @@ use anyhow::Context;
 use clap::Parser;
 use records::Record;
 use records::paired::{Comparison, Pair, Reach, Sprt, Verdict};
-use solver_expectimax::play_game;
 
 use crate::cli::{CompareArgs, PlayerKind, PlayerOptions, SearchArgs};
-use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
-use crate::tournament::{CsvLog, lock, record_of, settings_line};
+use crate::setup::{self, AnyPlayer, PlayerSpec};
+use crate::tournament::{CsvLog, lock, settings_line};
 
 /// A player's options from the text of --a or --b.
 fn player_options(name: &str, text: &str) -> anyhow::Result<SearchArgs> {
@@ -36,6 +35,7 @@ struct Side {
 
 pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let rules = setup::rules(&args.rules)?;
+    let size = args.rules.size;
     let sprt = args
         .sprt
         .map(|(d0, d1)| Sprt::new(d0, d1, args.alpha, args.beta))
@@ -50,15 +50,15 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let mut threads = 1;
     for (name, text, csv) in [("a", &args.a, &args.csv_a), ("b", &args.b, &args.csv_b)] {
         let options = player_options(name, text)?;
-        let spec = PlayerSpec::of(&options, &rules)?;
+        let spec = PlayerSpec::of(&options, size, &rules)?;
         if spec.kind == PlayerKind::Expectimax {
             // Bad settings or a missing network fail before the first game.
-            spec.solver(rules.size()).with_context(|| format!("--{name}"))?;
-            threads = threads.max(spec.config.threads);
+            spec.solver(size).with_context(|| format!("--{name}"))?;
+            threads = threads.max(spec.threads());
         }
         let (csv, earlier) = match csv {
             Some(path) => {
-                let settings = settings_line(&options, &rules, None);
+                let settings = settings_line(&options, size, &rules, None);
                 let (log, earlier) = CsvLog::open(path, args.resume, args.force, &settings)?;
                 (Some(log), earlier)
             }
@@ -87,13 +87,12 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let tty = io::stderr().is_terminal();
     let play_seed = |seed: u64, side: &Side| -> anyhow::Result<Record> {
-        let mut player = AnyPlayer::new(&side.spec, rules.size(), seed)?;
-        let game =
-            with_board!(rules.size(), B => play_game::<B, _>(&mut player, rules, seed, None)?);
+        let mut player = AnyPlayer::new(&side.spec, size, seed)?;
+        let record = engine::play_game(&mut player, setup::new_game(size, rules, seed)?, None);
         if let Some(csv) = &side.csv {
-            csv.append(&game);
+            csv.append(&record);
         }
-        Ok(record_of(&game))
+        Ok(record)
     };
     std::thread::scope(|scope| {
         for _ in 0..parallel {
@@ -220,7 +219,7 @@ mod tests {
         let tables = format!("--endgame --tables {} --tables-max-states 300000", dir.display());
         let side = |name, preset| {
             let options = player_options(name, &format!("--preset {preset} {tables}")).unwrap();
-            PlayerSpec::of(&options, &rules).unwrap()
+            PlayerSpec::of(&options, 4, &rules).unwrap()
         };
         // Two corner players with different settings, as `compare` opens
         // them: one copy of the tables for both.

@@ -119,7 +119,7 @@ pub(crate) fn distill(args: &DistillArgs) -> anyhow::Result<()> {
                     tables: Arc::clone(&tables),
                     reads: Vec::new(),
                 };
-                let record = play_game(&mut player, Rules::default(), seed, None)?;
+                let record = play_game(&mut player, Game::new(Rules::default(), seed), None);
                 Ok((record, player.reads))
             },
             |seed, (record, reads)| {
@@ -307,7 +307,7 @@ pub(crate) fn coverage(args: &CoverageArgs) -> anyhow::Result<()> {
                 tally: Tally::default(),
                 misses: args.misses.as_ref().map(|_| Vec::new()),
             };
-            let record = play_game(&mut player, Rules::default(), seed, None)?;
+            let record = play_game(&mut player, Game::new(Rules::default(), seed), None);
             Ok((record, player.tally, player.misses))
         },
         |seed, (record, t, misses)| {

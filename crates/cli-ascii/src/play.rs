@@ -6,16 +6,15 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use engine::{Played, Values, WIN_TILE};
-use game_core::{Direction, Game, GameBoard, PlayError, Rules};
-use solver_expectimax::{Algorithm, Choice, Player};
+use engine::{Choice, Played, Player, Values, WIN_TILE};
+use game_core::{Direction, Game, GameBoard, PlayError};
 
 use crate::best;
 use crate::cli::{PlayArgs, PlayerKind};
 use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE};
 use crate::layout;
 use crate::render;
-use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
+use crate::setup::{self, AnyPlayer, PlayerSpec};
 use crate::term::{self, TerminalGuard};
 
 /// What a key asks for.
@@ -82,7 +81,6 @@ pub(crate) type Hint = Choice;
 /// the last hint and a message line.
 #[derive(Debug)]
 pub(crate) struct Session<B: GameBoard> {
-    rules: Rules,
     /// The game and its undo history.
     play: engine::Session<B>,
     hint: Option<Hint>,
@@ -108,11 +106,9 @@ pub(crate) struct Session<B: GameBoard> {
 }
 
 impl<B: GameBoard> Session<B> {
-    /// A new game from `seed`; hints come from `player`.
-    pub(crate) fn new(rules: Rules, seed: u64, player: PlayerSpec) -> anyhow::Result<Self> {
-        let game = Game::new(rules, seed)?;
-        Ok(Session {
-            rules,
+    /// A session of `game`, just started; hints come from `player`.
+    pub(crate) fn new(game: Game<B>, player: PlayerSpec) -> Self {
+        Session {
             // A person's game is at most tens of thousands of moves, a few
             // megabytes of positions: every move can be undone.
             play: engine::Session::new(game, usize::MAX),
@@ -126,7 +122,7 @@ impl<B: GameBoard> Session<B> {
             last_move: None,
             help: false,
             best: 0,
-        })
+        }
     }
 
     /// Shows `text` on the message line (e.g. "thinking…" before a search).
@@ -249,17 +245,12 @@ impl<B: GameBoard> Session<B> {
             Action::New => {
                 // The next seed, so that every game of a session can be replayed.
                 let seed = game.seed().wrapping_add(1);
-                match Game::new(self.rules, seed) {
-                    Ok(new) => {
-                        let previous = self.play.replace(new);
-                        if previous.moves() > 0 {
-                            self.earlier.push(previous);
-                        }
-                        self.hint = None;
-                        self.message = format!("new game, seed {seed}");
-                    }
-                    Err(err) => self.message = format!("cannot start a new game: {err}"),
+                let previous = self.play.replace(game.renewed(seed));
+                if previous.moves() > 0 {
+                    self.earlier.push(previous);
                 }
+                self.hint = None;
+                self.message = format!("new game, seed {seed}");
             }
             Action::Hint => self.ask_hint(),
         }
@@ -270,7 +261,7 @@ impl<B: GameBoard> Session<B> {
         match self.play.play(dir) {
             Ok(Played { turn, won }) => {
                 self.best = self.best.max(self.play.game().score());
-                let n = self.rules.size();
+                let n = self.play.game().board().size();
                 self.last_move = turn
                     .spawned
                     .map(|(cell, _)| ((cell / n, cell % n), u64::from(turn.score_gained)));
@@ -306,7 +297,8 @@ impl<B: GameBoard> Session<B> {
         }
         self.raw_hint = false;
         if self.hinter.is_none() {
-            match AnyPlayer::new(&self.player, self.rules.size(), self.play.game().seed()) {
+            let (size, seed) = (self.play.game().board().size(), self.play.game().seed());
+            match AnyPlayer::new(&self.player, size, seed) {
                 Ok(player) => self.hinter = Some(player),
                 Err(err) => {
                     self.message = format!("no hint: {err:#}");
@@ -368,7 +360,8 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("play needs a terminal (try `watch --transcript` for text output)");
     }
     let rules = setup::rules(&args.game.rules)?;
-    let player = PlayerSpec::of(&args.game.search, &rules)?;
+    let size = args.game.rules.size;
+    let player = PlayerSpec::of(&args.game.search, size, &rules)?;
     let (seed, _) = setup::seed_or_clock(args.game.seed);
     let color = setup::use_color(args.game.no_color);
     // Full screen (raw mode: no echo) before the solver is built, since
@@ -378,14 +371,15 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     // screen.
     let guard = TerminalGuard::enter().context("cannot set up the terminal")?;
     if player.kind == PlayerKind::Expectimax {
-        if matches!(player.config.algorithm, Algorithm::Learned { .. }) {
+        if player.solver.is_learned() {
             term::draw_frame(&mut io::stdout().lock(), &["loading the network…".to_owned()])?;
         }
         // Build one now so that bad settings or a missing network are
         // reported before the game starts, not at the first hint.
-        player.solver(rules.size())?;
+        player.solver(size)?;
     }
-    with_board!(rules.size(), B => play_loop(Session::<B>::new(rules, seed, player)?, color, guard))
+    let game = setup::new_game(size, rules, seed)?;
+    play_loop(Session::new(game, player), color, guard)
 }
 
 fn play_loop<B: GameBoard>(
@@ -393,7 +387,7 @@ fn play_loop<B: GameBoard>(
     color: bool,
     guard: TerminalGuard,
 ) -> anyhow::Result<ExitCode> {
-    let size = session.rules.size();
+    let size = session.game().board().size();
     let best_path = best::default_path();
     if let Some(path) = &best_path {
         session.set_best(best::load(path, size));
@@ -558,8 +552,8 @@ fn screen<B: GameBoard>(session: &Session<B>, color: bool, size: (usize, usize))
 #[cfg(test)]
 mod tests {
     use engine::SolverSpec;
-    use game_core::{Board, Grid, RulesBuilder};
-    use solver_expectimax::{Depth, Preset};
+    use engine::{Overrides, Preset};
+    use game_core::{Board, Grid, Rules};
 
     use super::*;
 
@@ -568,16 +562,14 @@ mod tests {
     }
 
     fn session(board: &str) -> Session<Board> {
-        let mut config = Preset::Fast.config();
-        config.depth = Depth::Fixed(1);
         let rules = Rules::default();
+        let depth = Overrides { depth: Some(1), ..Overrides::default() };
         let player = PlayerSpec {
             kind: PlayerKind::Expectimax,
-            config,
-            solver: SolverSpec::new(Preset::Fast),
+            solver: SolverSpec::new(Preset::Fast).with_overrides(depth),
         };
-        let mut s = Session::new(rules, 1, player).unwrap();
-        s.play.replace(Game::from_board(board.parse().unwrap(), rules, 1).unwrap());
+        let mut s = Session::new(Game::new(rules, 1), player);
+        s.play.replace(Game::from_board(board.parse().unwrap(), rules, 1));
         s
     }
 
@@ -685,7 +677,7 @@ mod tests {
     /// item 17.
     #[test]
     fn a_hint_rates_the_moves_or_gives_the_tables_odds() {
-        use solver_expectimax::{Decision, Stats};
+        use engine::{Decision, Stats};
         let decision = |values: [Option<f64>; 4], endgame| Decision {
             direction: Direction::Down,
             values,
@@ -710,7 +702,7 @@ mod tests {
                 "depth 3"
             ]
         );
-        let chain = solver_expectimax::endgame::Formation::new(9, 6).unwrap();
+        let chain = engine::endgame::Formation::new(9, 6).unwrap();
         let odds = [Some(0.25), Some(0.873), None, Some(0.0)];
         let hint =
             Choice { direction: Direction::Down, decision: Some(decision(odds, Some(chain))) };
@@ -764,11 +756,9 @@ mod tests {
 
     #[test]
     fn new_game_takes_the_next_seed_and_quit_quits() {
-        let rules = RulesBuilder { size: 3, ..RulesBuilder::default() }.build().unwrap();
-        let config = Preset::Fast.config();
-        let player =
-            PlayerSpec { kind: PlayerKind::Random, config, solver: SolverSpec::new(Preset::Fast) };
-        let mut s = Session::<Grid>::new(rules, 41, player).unwrap();
+        let player = PlayerSpec { kind: PlayerKind::Random, solver: SolverSpec::new(Preset::Fast) };
+        let game = Game::<Grid>::with_size(3, Rules::default(), 41).unwrap();
+        let mut s = Session::new(game, player);
         s.handle_key(&key(KeyCode::Char('n')));
         assert_eq!(s.game().seed(), 42);
         assert_eq!(s.game().board().size(), 3);

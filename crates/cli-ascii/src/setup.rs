@@ -6,60 +6,32 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use engine::{Overrides, Setting, SolverSpec, SpecError, Spelling};
-use game_core::{Game, GameBoard, Rules, RulesBuilder, TurnRule};
-use solver_expectimax::endgame::{self, Check, Endgame, Formation, OpenEvent, RulesMismatch};
-use solver_expectimax::{
-    Algorithm, Choice, Depth, ExpectimaxPlayer, Player, Preset, RandomPlayer, SearchConfig,
-    SearchThreads, Solver,
+use engine::endgame::{Check, Endgame, Formation, OpenEvent, RulesMismatch};
+use engine::{
+    Choice, ExpectimaxPlayer, Player, Preset, RandomPlayer, SearchThreads, Solver, SolverSpec,
+    SpecError,
 };
+use game_core::{AnyBoard, Game, GameBoard, Rules, RulesBuilder, TurnRule};
 
-use crate::cli::{PlayerKind, RulesArgs, SearchArgs, SearchSettings};
+use crate::cli::{Options, PlayerKind, RulesArgs, SearchArgs, SearchSettings};
 
-/// Evaluates `$body` with `$B` naming the board type of `$size` x `$size`
-/// games: the packed `Board` on 4x4 (the fast path), `Grid` on every other
-/// size. The one place where the frontends choose between them.
-///
-/// ```ignore
-/// with_board!(rules.size(), B => play_loop(Session::<B>::new(rules, seed, player)?, color))
-/// ```
-macro_rules! with_board {
-    ($size:expr, $B:ident => $body:expr) => {
-        if $size == 4 {
-            type $B = game_core::Board;
-            $body
-        } else {
-            type $B = game_core::Grid;
-            $body
-        }
-    };
-}
-pub(crate) use with_board;
-
-/// The rules the options ask for, checked by game-core.
+/// The rules the options ask for, and their board size, checked by
+/// game-core: the games are then [`AnyBoard`]'s of that size.
 pub(crate) fn rules(args: &RulesArgs) -> anyhow::Result<Rules> {
     let turn_rule = if args.tutorial_rules { TurnRule::Tutorial } else { TurnRule::Standard };
     let builder = RulesBuilder {
-        size: args.size,
         four_probability: args.four_probability,
         turn_rule,
         ..RulesBuilder::default()
     };
+    AnyBoard::empty(args.size)?;
     Ok(builder.build()?)
 }
 
-/// How this program names settings and presets in its messages.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Options;
-
-impl Spelling for Options {
-    fn setting(&self, setting: Setting) -> String {
-        format!("--{}", setting.name().replace('_', "-"))
-    }
-
-    fn preset(&self, preset: Preset) -> String {
-        format!("--preset {preset}")
-    }
+/// A new game of `size` x `size` under `rules` (the size checked by
+/// [`rules`]), from `seed`.
+pub(crate) fn new_game(size: usize, rules: Rules, seed: u64) -> anyhow::Result<Game<AnyBoard>> {
+    Ok(Game::with_size(size, rules, seed)?)
 }
 
 /// `err` in this program's words.
@@ -67,50 +39,9 @@ pub(crate) fn spec_error(err: &SpecError) -> anyhow::Error {
     anyhow::anyhow!(err.message(&Options))
 }
 
-/// The solver the search options ask for on `size` x `size` boards,
-/// without endgame tables.
-pub(crate) fn solver_spec(settings: &SearchSettings, size: usize) -> SolverSpec {
-    let overrides = Overrides {
-        depth: settings.depth,
-        time_ms: settings.time_ms,
-        threads: settings.threads.map(|t| usize::try_from(t).unwrap_or(usize::MAX)),
-        prob_cutoff: settings.prob_cutoff,
-        depth_bonus: settings.depth_bonus,
-        heuristic: settings.heuristic,
-    };
-    SolverSpec::new(settings.preset(size))
-        .with_overrides(overrides)
-        .with_weights(settings.weights.clone())
-}
-
-/// The search settings on 4x4 boards: the preset, then the overrides.
-pub(crate) fn search_config(settings: &SearchSettings) -> anyhow::Result<SearchConfig> {
-    solver_spec(settings, 4).config().map_err(|e| spec_error(&e))
-}
-
-/// The search settings of the common options for games on `size` x `size`.
-///
-/// Boards from 5x5 up have many more spawns per chance node, so the presets'
-/// depths take seconds per move there (depth 3 on a 5x5 board with 19 empty
-/// cells: about 1.2 s). Unless --depth or --time-ms says otherwise, the
-/// expectimax presets get a budget of [`BIG_BOARD_BUDGET`] per move there
-/// (they deepen as far as it allows), and the tutorial's search, which has no
-/// budget, searches one layer deep; this keeps `watch --size 5` fluid.
-pub(crate) fn config_of(args: &SearchArgs, size: usize) -> anyhow::Result<SearchConfig> {
-    let settings = &args.settings;
-    let mut config = solver_spec(settings, size).config().map_err(|e| spec_error(&e))?;
-    if size > 4 && settings.depth.is_none() && settings.time_ms.is_none() {
-        match config.algorithm {
-            Algorithm::Tutorial => config.depth = Depth::Fixed(1),
-            Algorithm::Expectimax { .. } | Algorithm::Learned { .. } | Algorithm::Corner { .. } => {
-                config.time_budget = Some(BIG_BOARD_BUDGET);
-            }
-        }
-    }
-    Ok(config)
-}
-
-/// The time per move on boards above 4x4 when none is given.
+/// The time per move of a game's player on boards above 4x4 when no depth
+/// or time is given ([`SolverSpec::with_big_board_budget`]): it keeps
+/// `watch --size 5` fluid.
 pub(crate) const BIG_BOARD_BUDGET: Duration = Duration::from_millis(50);
 
 /// The seed given, or one from the clock.
@@ -197,9 +128,10 @@ pub(crate) fn build_tables(
 }
 
 /// The endgame tables the options ask for (`--endgame`, or the corner
-/// preset), if any.
+/// preset) for games of `size` x `size` under `rules`, if any.
 pub(crate) fn endgame_of(
     settings: &SearchSettings,
+    size: usize,
     rules: &Rules,
 ) -> anyhow::Result<Option<Arc<Endgame>>> {
     if !settings.plays_tables() {
@@ -208,51 +140,60 @@ pub(crate) fn endgame_of(
     // The rule is the library's; the messages name this program's options
     // (and the preset, when it asked for the tables).
     let who = if settings.endgame { "the endgame tables" } else { "the corner preset's tables" };
-    match endgame::check_rules(rules) {
+    match SolverSpec::check_endgame_rules(size, rules) {
         Ok(()) => {}
-        Err(RulesMismatch::Size(n)) => {
+        Err(SpecError::EndgameRules(RulesMismatch::Size(n))) => {
             anyhow::bail!("{who} play 4x4 boards only, not {n}x{n}")
         }
-        Err(RulesMismatch::TurnRule) => {
+        Err(SpecError::EndgameRules(RulesMismatch::TurnRule)) => {
             anyhow::bail!("{who} assume the standard rules, not --tutorial-rules")
         }
-        Err(RulesMismatch::FourProbability(p)) => {
+        Err(SpecError::EndgameRules(RulesMismatch::FourProbability(p))) => {
             anyhow::bail!("{who} assume a 4 one spawn in ten, not --four-probability {p}")
         }
+        Err(other) => return Err(spec_error(&other)),
     }
-    let formations =
-        engine::formations_for(settings.preset(rules.size()), settings.tables_max_states);
+    let formations = engine::formations_for(settings.preset(size), settings.tables_max_states);
     open_tables(&tables_dir(settings.tables.as_deref())?, &formations, Check::Stamped).map(Some)
 }
 
-/// Who plays: the kind of player, the search settings, the network of a
-/// learned search and the endgame tables.
+/// Who plays: the kind of player, and the solver of an expectimax player
+/// (its settings, the network of a learned search, the endgame tables).
 #[derive(Debug, Clone)]
 pub(crate) struct PlayerSpec {
     pub(crate) kind: PlayerKind,
-    /// The settings searched: the spec's, adjusted to the board size.
-    pub(crate) config: SearchConfig,
     pub(crate) solver: SolverSpec,
 }
 
 impl PlayerSpec {
-    /// The player the options ask for under `rules`, with its endgame
-    /// tables read (or built) now.
-    pub(crate) fn of(args: &SearchArgs, rules: &Rules) -> anyhow::Result<PlayerSpec> {
+    /// The player the options ask for in games of `size` x `size` under
+    /// `rules`, with its endgame tables read (or built) now.
+    pub(crate) fn of(args: &SearchArgs, size: usize, rules: &Rules) -> anyhow::Result<PlayerSpec> {
         let endgame = match args.player {
-            PlayerKind::Expectimax => endgame_of(&args.settings, rules)?,
+            PlayerKind::Expectimax => endgame_of(&args.settings, size, rules)?,
             PlayerKind::Random => None,
         };
-        Ok(PlayerSpec {
-            kind: args.player,
-            config: config_of(args, rules.size())?,
-            solver: solver_spec(&args.settings, rules.size()).with_endgame(endgame),
-        })
+        let solver = args
+            .settings
+            .solver_spec(size)
+            .with_endgame(endgame)
+            .with_big_board_budget(BIG_BOARD_BUDGET);
+        // Settings the preset has no use for are refused before anything else.
+        solver.validate().map_err(|e| spec_error(&e))?;
+        Ok(PlayerSpec { kind: args.player, solver })
     }
 
-    /// The solver of an expectimax player.
+    /// The solver of an expectimax player on `size` x `size` boards.
     pub(crate) fn solver(&self, size: usize) -> anyhow::Result<Solver> {
-        self.solver.build_with(self.config, size).map_err(|e| spec_error(&e))
+        self.solver.build(size).map_err(|e| spec_error(&e))
+    }
+
+    /// The search threads of an expectimax player (1 for the random one).
+    pub(crate) fn threads(&self) -> usize {
+        match self.kind {
+            PlayerKind::Expectimax => self.solver.threads().unwrap_or(1),
+            PlayerKind::Random => 1,
+        }
     }
 }
 
@@ -312,6 +253,9 @@ pub(crate) fn stdout_is_terminal() -> bool {
 
 #[cfg(test)]
 mod tests {
+    use engine::Preset;
+    use solver_expectimax::Depth;
+
     use super::*;
 
     fn search(depth: Option<u32>, time_ms: Option<u64>) -> SearchArgs {
@@ -335,7 +279,10 @@ mod tests {
 
     #[test]
     fn big_boards_search_within_a_budget_unless_told_otherwise() {
-        let config_of = |args: &SearchArgs, size| config_of(args, size).unwrap();
+        let config_of = |args: &SearchArgs, size| {
+            let spec = PlayerSpec::of(args, size, &Rules::default()).unwrap();
+            spec.solver.config(size).unwrap()
+        };
         assert_eq!(config_of(&search(None, None), 4).depth, engine::DEFAULT_PRESET.config().depth);
         assert_eq!(config_of(&search(None, None), 3).depth, Preset::Heuristic.config().depth);
         let big = config_of(&search(None, None), 5);
@@ -350,6 +297,7 @@ mod tests {
     #[test]
     fn rules_are_checked_by_game_core() {
         let args = |size, p| RulesArgs { size, four_probability: p, tutorial_rules: true };
+        // The size is the board's, checked with the rules.
         assert_eq!(rules(&args(4, 0.1)).unwrap(), Rules::tutorial());
         assert!(rules(&args(9, 0.1)).is_err());
         assert!(rules(&args(4, 1.5)).is_err());

@@ -12,26 +12,21 @@ use game_core::{Game, GameBoard, Rules};
 use records::Record;
 use records::log::{Existing, Log, OpenError};
 use records::summary::{MILESTONES, Summary};
-use solver_expectimax::{
-    Choice, GameRecord, Player, SearchThreads, TournamentSpec, run_tournament_except,
-};
+use solver_expectimax::{Choice, Player, SearchThreads, TournamentSpec};
 
 use crate::cli::{PlayerKind, SearchArgs, TournamentArgs};
-use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
+use crate::setup::{self, AnyPlayer, PlayerSpec};
 
 pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let rules = setup::rules(&args.rules)?;
-    let player = PlayerSpec::of(&args.search, &rules)?;
-    let config = player.config;
-    let search_threads = match player.kind {
-        PlayerKind::Expectimax => {
-            // Build one now: bad settings or a missing network fail before
-            // the first game.
-            player.solver(rules.size())?;
-            config.threads
-        }
-        PlayerKind::Random => 1,
-    };
+    let size = args.rules.size;
+    let player = PlayerSpec::of(&args.search, size, &rules)?;
+    if player.kind == PlayerKind::Expectimax {
+        // Build one now: bad settings or a missing network fail before the
+        // first game.
+        player.solver(size)?;
+    }
+    let search_threads = player.threads();
     // By default the cores are shared out: a one-thread search plays a game
     // per core, a search using every core plays one game at a time.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -42,6 +37,7 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let spec = TournamentSpec {
         games: args.games,
         first_seed: args.seed_start,
+        size,
         rules,
         max_moves: args.max_moves,
         parallel_games: parallel,
@@ -50,7 +46,7 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     // reported at once, not after hours of games whose results it would lose.
     let (csv, earlier) = match &args.csv {
         Some(path) => {
-            let settings = settings_line(&args.search, &rules, args.max_moves);
+            let settings = settings_line(&args.search, size, &rules, args.max_moves);
             let (file, earlier) = CsvLog::open(path, args.resume, args.force, &settings)?;
             (Some(file), earlier)
         }
@@ -81,7 +77,7 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         .context("cannot install the handler of Ctrl-C and SIGTERM")?;
     }
     let make_player = |seed| {
-        AnyPlayer::new(&player, rules.size(), seed).map(|inner| Tracked {
+        AnyPlayer::new(&player, size, seed).map(|inner| Tracked {
             inner,
             seed,
             progress: &progress,
@@ -89,17 +85,15 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     };
     // Each game is on disk as soon as it ends, so that a run cut off by
     // Ctrl-C, a crash or a full disk keeps every finished game.
-    let on_record = |record: &GameRecord| {
+    let on_record = |record: &Record| {
         if let Some(csv) = &outputs.csv {
             csv.append(record);
         }
-        lock(&finished).push(record_of(record));
+        lock(&finished).push(*record);
         progress.record(record);
     };
     let is_done = |seed| done.contains(&seed);
-    with_board!(rules.size(), B => {
-        run_tournament_except::<B, _, _>(&spec, is_done, make_player, on_record)?
-    });
+    engine::run_tournament(&spec, is_done, make_player, on_record)?;
     progress.finish();
     let wall = started.elapsed();
     let (records, others) = counted(&finished, args);
@@ -193,18 +187,23 @@ fn interrupted(
 /// them (the engine's [`engine::SolverSpec::settings_line`] and
 /// [`engine::rules_line`]): a records file names them, and a resume must
 /// give the same.
-pub(crate) fn settings_line(player: &SearchArgs, rules: &Rules, max_moves: Option<u64>) -> String {
+pub(crate) fn settings_line(
+    player: &SearchArgs,
+    size: usize,
+    rules: &Rules,
+    max_moves: Option<u64>,
+) -> String {
     let search = &player.settings;
     let mut line = match player.player {
         PlayerKind::Random => "--player random".to_owned(),
         PlayerKind::Expectimax => {
             let tables = search.plays_tables().then(|| {
-                engine::formations_for(search.preset(rules.size()), search.tables_max_states).len()
+                engine::formations_for(search.preset(size), search.tables_max_states).len()
             });
-            crate::setup::solver_spec(search, rules.size()).settings_line(tables)
+            search.solver_spec(size).settings_line(tables)
         }
     };
-    line.push_str(&engine::rules_line(rules, max_moves));
+    line.push_str(&engine::rules_line(size, rules, max_moves));
     line
 }
 
@@ -247,11 +246,11 @@ impl CsvLog {
         Ok((CsvLog { out: Mutex::new((opened.log, Ok(()))) }, opened.earlier))
     }
 
-    pub(crate) fn append(&self, record: &GameRecord) {
+    pub(crate) fn append(&self, record: &Record) {
         let mut guard = lock(&self.out);
         let (out, status) = &mut *guard;
         if status.is_ok() {
-            *status = out.append(&record_of(record));
+            *status = out.append(record);
         }
     }
 
@@ -296,20 +295,6 @@ impl OutputFile {
         write(&mut self.out)
             .and_then(|()| self.out.flush())
             .with_context(|| format!("cannot write {}", self.path.display()))
-    }
-}
-
-/// A finished game as the records files keep it: its time to the
-/// microsecond, the times per decision in whole microseconds.
-pub(crate) fn record_of(game: &GameRecord) -> Record {
-    Record {
-        seed: game.seed,
-        score: game.score,
-        max_tile: game.max_tile,
-        moves: game.moves,
-        millis: game.duration.as_micros() as f64 / 1e3,
-        median_decision_micros: Some(game.decision_median.as_micros() as u64),
-        p99_decision_micros: Some(game.decision_p99.as_micros() as u64),
     }
 }
 
@@ -454,7 +439,7 @@ struct ProgressState {
     done_moves: u64,
     /// The running games by seed: moves played and max tile.
     running: BTreeMap<u64, (u64, u32)>,
-    last: Option<GameRecord>,
+    last: Option<Record>,
     drawn: Option<Instant>,
 }
 
@@ -490,12 +475,12 @@ impl Progress {
         }
     }
 
-    fn record(&self, record: &GameRecord) {
+    fn record(&self, record: &Record) {
         let mut state = self.lock();
         state.done += 1;
         state.done_moves += record.moves;
         state.running.remove(&record.seed);
-        state.last = Some(record.clone());
+        state.last = Some(*record);
         self.draw(&state);
     }
 
@@ -638,24 +623,6 @@ mod tests {
         assert_eq!(clock(12.4), "12s");
         assert_eq!(clock(187.0), "3m07s");
         assert_eq!(clock(3720.0), "1h02m");
-    }
-
-    #[test]
-    fn records_keep_the_time_to_the_microsecond() {
-        let game = GameRecord {
-            seed: 3,
-            score: 1000,
-            max_tile: 128,
-            moves: 90,
-            duration: Duration::from_nanos(1_500_700),
-            decision_median: Duration::from_nanos(12_900),
-            decision_p99: Duration::from_micros(40),
-        };
-        let record = record_of(&game);
-        assert_eq!((record.millis, record.median_decision_micros), (1.5, Some(12)));
-        let mut line = Vec::new();
-        record.write_csv_line(&mut line).unwrap();
-        assert_eq!(String::from_utf8(line).unwrap(), "3,1000,128,90,1.500,12,40\n");
     }
 
     #[test]

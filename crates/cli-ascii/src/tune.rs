@@ -14,16 +14,13 @@
 
 use std::io::{self, Write};
 
-use game_core::{Board, Rules};
+use game_core::Rules;
 use records::Record;
 use records::summary::Summary;
-use solver_expectimax::{
-    Algorithm, ExpectimaxPlayer, GameRecord, SearchConfig, TournamentSpec, Weights, run_tournament,
-};
+use solver_expectimax::{Algorithm, ExpectimaxPlayer, SearchConfig, TournamentSpec, Weights};
 
 use crate::cli::TuneArgs;
 use crate::setup;
-use crate::tournament::record_of;
 
 /// A tunable weight: how to read it and how to change it.
 struct Knob {
@@ -57,7 +54,7 @@ const KNOBS: [Knob; 6] = [
 /// One candidate's games, in seed order.
 struct Trial {
     weights: Weights,
-    records: Vec<GameRecord>,
+    records: Vec<Record>,
 }
 
 impl Trial {
@@ -67,8 +64,9 @@ impl Trial {
         };
         let config =
             SearchConfig { algorithm: Algorithm::Expectimax { weights, prob_cutoff }, ..base };
-        let records = run_tournament::<Board, _, anyhow::Error>(
+        let records = engine::run_tournament::<_, anyhow::Error>(
             spec,
+            |_| false,
             |_| Ok(ExpectimaxPlayer::new(config)?),
             |_| {},
         )?;
@@ -96,8 +94,7 @@ fn mean_and_standard_error(values: &[f64]) -> (f64, f64) {
 }
 
 fn row(out: &mut impl Write, label: &str, trial: &Trial, verdict: &str) -> io::Result<()> {
-    let records: Vec<Record> = trial.records.iter().map(record_of).collect();
-    let s = Summary::of(&records);
+    let s = Summary::of(&trial.records);
     writeln!(
         out,
         "| {label} | {:.0} | {} | {:.1}% | {:.1}% | {verdict} |",
@@ -111,7 +108,7 @@ fn row(out: &mut impl Write, label: &str, trial: &Trial, verdict: &str) -> io::R
 }
 
 pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<()> {
-    let base = setup::search_config(&args.settings)?;
+    let base = args.settings.solver_spec(4).config(4).map_err(|e| setup::spec_error(&e))?;
     let Algorithm::Expectimax { weights, .. } = base.algorithm else {
         anyhow::bail!("--preset {} has no heuristic weights to tune", args.settings.preset(4));
     };
@@ -128,6 +125,7 @@ pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<()> {
     let spec = TournamentSpec {
         games: args.games,
         first_seed: args.seed_start,
+        size: 4,
         rules: Rules::default(),
         max_moves: None,
         parallel_games: parallel,

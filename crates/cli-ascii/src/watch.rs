@@ -7,14 +7,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use engine::{Choice, Player};
 use game_core::{Game, GameBoard, Rules};
-use solver_expectimax::{Algorithm, Choice, Player};
 
-use crate::cli::WatchArgs;
+use crate::cli::{PlayerKind, WatchArgs};
 use crate::keys::WATCH_KEYS;
 use crate::layout;
 use crate::render::{self, bordered_with_score, short_count};
-use crate::setup::{self, AnyPlayer, PlayerSpec, with_board};
+use crate::setup::{self, AnyPlayer, PlayerSpec};
 use crate::term::{self, TerminalGuard};
 
 /// The pause between moves on a terminal when --delay-ms is not given:
@@ -24,6 +24,7 @@ const DEFAULT_TTY_DELAY: Duration = Duration::from_millis(30);
 /// What a watched game needs, whatever the board type.
 #[derive(Debug)]
 struct Watch {
+    size: usize,
     rules: Rules,
     seed: u64,
     seed_from_clock: bool,
@@ -37,7 +38,8 @@ struct Watch {
 /// Watches one game; exit code 130 after Ctrl-C.
 pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
     let rules = setup::rules(&args.game.rules)?;
-    let spec = PlayerSpec::of(&args.game.search, &rules)?;
+    let size = args.game.rules.size;
+    let spec = PlayerSpec::of(&args.game.search, size, &rules)?;
     let (seed, seed_from_clock) = setup::seed_or_clock(args.game.seed);
     let live = !args.transcript && setup::stdout_is_terminal();
     // Full screen (raw mode: no echo) before the player is built, as in
@@ -47,12 +49,13 @@ pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
         true => Some(TerminalGuard::enter().context("cannot set up the terminal")?),
         false => None,
     };
-    if guard.is_some() && matches!(spec.config.algorithm, Algorithm::Learned { .. }) {
+    if guard.is_some() && spec.kind == PlayerKind::Expectimax && spec.solver.is_learned() {
         term::draw_frame(&mut io::stdout().lock(), &["loading the network…".to_owned()])?;
     }
-    let mut player = AnyPlayer::new(&spec, rules.size(), seed)?;
-    let who = setup::who_plays(&args.game.search, rules.size());
+    let mut player = AnyPlayer::new(&spec, size, seed)?;
+    let who = setup::who_plays(&args.game.search, size);
     let watch = Watch {
+        size,
         rules,
         seed,
         seed_from_clock,
@@ -61,25 +64,23 @@ pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
         color: setup::use_color(args.game.no_color),
         who,
     };
-    with_board!(rules.size(), B => match guard {
-        Some(guard) => watch_live::<B>(&watch, &mut player, guard),
-        None => watch_transcript::<B>(&watch, &mut player),
-    })
+    match guard {
+        Some(guard) => watch_live(&watch, &mut player, guard),
+        None => watch_transcript(&watch, &mut player),
+    }
 }
 
 /// The tutorial's loop and output: `Setup`, then `Human move` (the board
 /// after the move) and `Computer move` (after the spawn) for every turn,
 /// then `Final Score: N`.
-fn watch_transcript<B: GameBoard>(
-    watch: &Watch,
-    player: &mut AnyPlayer,
-) -> anyhow::Result<ExitCode> {
+fn watch_transcript(watch: &Watch, player: &mut AnyPlayer) -> anyhow::Result<ExitCode> {
     if watch.seed_from_clock {
         // On stderr: stdout stays exactly the tutorial's transcript.
         writeln!(io::stderr().lock(), "seed {} (replay with --seed {})", watch.seed, watch.seed)?;
     }
     let mut out = BufWriter::new(io::stdout().lock());
-    write_transcript::<B>(&mut out, watch.rules, watch.seed, watch.max_moves, watch.delay, player)?;
+    let game = setup::new_game(watch.size, watch.rules, watch.seed)?;
+    write_transcript(&mut out, game, watch.max_moves, watch.delay, player)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -87,13 +88,11 @@ fn watch_transcript<B: GameBoard>(
 /// Writes a whole game's transcript to `out`.
 fn write_transcript<B: GameBoard>(
     out: &mut impl Write,
-    rules: Rules,
-    seed: u64,
+    mut game: Game<B>,
     max_moves: Option<u64>,
     delay: Option<Duration>,
     player: &mut impl Player<B>,
 ) -> anyhow::Result<()> {
-    let mut game = Game::<B>::new(rules, seed)?;
     out.write_all(b"Setup\n=====\n")?;
     out.write_all(bordered_with_score(game.board(), game.score()).as_bytes())?;
     while !game.is_over() && max_moves.is_none_or(|m| game.moves() < m) {
@@ -157,12 +156,12 @@ fn new_delay(delay: Duration, key: WatchKey) -> Duration {
 }
 
 /// The game redrawn in place, with colours and a status line.
-fn watch_live<B: GameBoard>(
+fn watch_live(
     watch: &Watch,
     player: &mut AnyPlayer,
     guard: TerminalGuard,
 ) -> anyhow::Result<ExitCode> {
-    let mut game = Game::<B>::new(watch.rules, watch.seed)?;
+    let mut game = setup::new_game(watch.size, watch.rules, watch.seed)?;
     let mut delay = watch.delay.unwrap_or(DEFAULT_TTY_DELAY);
     let mut last: Option<Choice> = None;
     let mut paused = false;
@@ -326,8 +325,8 @@ fn frame<B: GameBoard>(
 
 #[cfg(test)]
 mod tests {
-    use game_core::{Grid, RulesBuilder};
-    use solver_expectimax::RandomPlayer;
+    use engine::RandomPlayer;
+    use game_core::Grid;
 
     use super::*;
 
@@ -351,6 +350,7 @@ mod tests {
     fn the_summary_fits_the_terminal() {
         let rules = Rules::default();
         let watch = Watch {
+            size: 4,
             rules,
             seed: 987_654_321,
             seed_from_clock: true,
@@ -361,7 +361,7 @@ mod tests {
         };
         let board: game_core::Board =
             "32768 16384 8192 4096/2 4 8 16/0 0 0 0/0 0 0 2".parse().unwrap();
-        let game = Game::from_board(board, rules, 1).unwrap();
+        let game = Game::from_board(board, rules, 1);
         let summary = game_summary(&watch, &game, 80);
         assert!(summary.lines().all(|l| l.chars().count() <= 80), "{summary}");
         assert_eq!(
@@ -379,10 +379,10 @@ mod tests {
 
     #[test]
     fn transcript_shape() {
-        let rules = RulesBuilder { size: 2, ..RulesBuilder::default() }.build().unwrap();
+        let game = Game::<Grid>::with_size(2, Rules::default(), 5).unwrap();
         let mut out = Vec::new();
         let mut player = RandomPlayer::new(5);
-        write_transcript::<Grid>(&mut out, rules, 5, Some(2), None, &mut player).unwrap();
+        write_transcript(&mut out, game, Some(2), None, &mut player).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.starts_with("Setup\n=====\n+--------+--------+\n"));
         assert_eq!(text.matches("Human move\n==========\n").count(), 2);

@@ -1,12 +1,12 @@
 //! The learned presets' decision time by game phase, on one and two
 //! threads, with the shipped weights: the network and the search as the
-//! frontends join them (`SolverSpec::build_with`), each table cleared
+//! frontends join them (`SolverSpec::build`), each table cleared
 //! (untimed) before an iteration as the solver's own bench does.
 
 use std::hint::black_box;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use engine::SolverSpec;
+use engine::{Overrides, SolverSpec};
 use game_core::{Board, Rules};
 use solver_expectimax::Preset;
 
@@ -31,10 +31,12 @@ fn decide(c: &mut Criterion) {
             let set: Vec<Board> =
                 positions.iter().filter(|(p, _)| p == phase).map(|(_, b)| *b).collect();
             for threads in [1, 2] {
-                let mut config = spec.config().expect("a preset's own settings");
-                config.threads = threads;
-                config.table_bytes = config.table_bytes.min(64 << 20);
-                let solver = spec.build_with(config, 4).expect("the shipped weights");
+                let solver = spec
+                    .clone()
+                    .with_overrides(Overrides { threads: Some(threads), ..Overrides::default() })
+                    .with_table_cap(64 << 20)
+                    .build(4)
+                    .expect("the shipped weights");
                 let moves: u64 =
                     set.iter().map(|b| solver.decide(b, &rules).expect("a move").stats.moves).sum();
                 group.throughput(Throughput::Elements(moves));

@@ -18,11 +18,18 @@
 //!   and the endgame tables' folder.
 //! - [`open_tables`]: the endgame tables, their files mapped so that the
 //!   programs that play them share one copy, and opened once per process.
+//! - [`play_game`] and [`run_tournament`]: seeded games played to their
+//!   end, each a [`records::Record`].
+//! - What a frontend names of the libraries below, re-exported so that it
+//!   needs no other door: [`Preset`], the [`Solver`] and its [`Decision`],
+//!   the players, the errors, [`endgame`]'s tables and the learned
+//!   [`Network`]. The web server and the Python package reach
+//!   solver-expectimax and ntuple through this crate only (xtask's tidy
+//!   test checks it); the lab may use those libraries themselves.
 //!
 //! ```
-//! use engine::{Overrides, SolverSpec};
+//! use engine::{Overrides, Preset, SolverSpec};
 //! use game_core::{Board, Rules};
-//! use solver_expectimax::Preset;
 //!
 //! let spec = SolverSpec::new(Preset::Fast)
 //!     .with_overrides(Overrides { depth: Some(2), threads: Some(1), ..Overrides::default() });
@@ -33,6 +40,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod games;
 mod network;
 mod seed;
 mod session;
@@ -40,6 +48,7 @@ mod spec;
 mod tables;
 mod values;
 
+pub use games::{play_game, run_tournament};
 pub use network::{network, weights_path};
 pub use seed::clock_seed;
 pub use session::{NothingToUndo, Played, Session, WIN_TILE};
@@ -49,3 +58,18 @@ pub use spec::{
 };
 pub use tables::open_tables;
 pub use values::Values;
+
+pub use ntuple::{FileError, Network, weights_checksum};
+pub use solver_expectimax::{
+    Choice, ConfigError, Decision, ExpectimaxPlayer, MAX_DEPTH, MAX_THREADS, Player, Preset,
+    RandomPlayer, SearchError, SearchThreads, Solver, Stats, TournamentSpec, UnknownPreset,
+};
+
+/// The endgame tables: exact odds of building a chain's next tile, which
+/// a solver plays by where they apply ([`SolverSpec::with_endgame`];
+/// [`open_tables`] opens them, [`formations_for`] names a preset's).
+pub mod endgame {
+    pub use solver_expectimax::endgame::{
+        Check, Endgame, EndgameError, Formation, OpenEvent, RulesMismatch,
+    };
+}

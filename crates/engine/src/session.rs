@@ -125,7 +125,7 @@ mod tests {
 
     fn session(board: &str, max_undo: usize) -> Session<Board> {
         let board: Board = board.parse().unwrap();
-        Session::new(Game::from_board(board, Rules::default(), 7).unwrap(), max_undo)
+        Session::new(Game::from_board(board, Rules::default(), 7), max_undo)
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use game_core::{Rules, TurnRule};
-use solver_expectimax::endgame::{self, Endgame, RulesMismatch};
+use solver_expectimax::endgame::{self, Endgame, RulesMismatch, Shape};
 use solver_expectimax::{Algorithm, ConfigError, Depth, Preset, SearchConfig, Solver};
 
 use crate::network::NetworkEvaluator;
@@ -111,6 +111,10 @@ pub enum SpecError {
     /// The settings do not make a solver (a depth or thread count out of
     /// range, a negative heuristic weight).
     Config(ConfigError),
+    /// A preset that plays by endgame tables of its own on 4x4 boards (the
+    /// corner preset) was given none, or other ones
+    /// ([`SolverSpec::lacks_tables`]).
+    MissingTables(Preset),
 }
 
 /// Why a setting does not apply to a preset.
@@ -163,6 +167,12 @@ impl SpecError {
             SpecError::EndgameRules(why) => why.to_string(),
             SpecError::Network(err) => format!("cannot load the learned network: {err}"),
             SpecError::Config(err) => format!("invalid search settings: {err}"),
+            SpecError::MissingTables(preset) => {
+                format!(
+                    "{} plays by its own endgame tables, which it was not given",
+                    spelling.preset(*preset)
+                )
+            }
         }
     }
 }
@@ -186,14 +196,20 @@ impl std::error::Error for SpecError {
 
 /// What a solver is made of: a preset, the settings given over it, the
 /// weights of a learned preset's network (`None`: the shipped file,
-/// wherever [`ntuple::find_shipped_weights`] finds it) and the endgame
-/// tables it plays by.
+/// wherever [`ntuple::find_shipped_weights`] finds it), the endgame tables
+/// it plays by, and what the frontend that plays it asks of every search
+/// (a smaller transposition table, a time budget on big boards).
 #[derive(Clone)]
 pub struct SolverSpec {
     preset: Preset,
     overrides: Overrides,
     weights: Option<PathBuf>,
     endgame: Option<Arc<Endgame>>,
+    /// The most bytes of transposition table (`None`: the preset's).
+    table_cap: Option<usize>,
+    /// The time per move on boards above 4x4 unless a depth or a time is
+    /// given.
+    big_board_budget: Option<Duration>,
 }
 
 impl fmt::Debug for SolverSpec {
@@ -204,6 +220,8 @@ impl fmt::Debug for SolverSpec {
             .field("overrides", &self.overrides)
             .field("weights", &self.weights)
             .field("endgame", &self.endgame.is_some())
+            .field("table_cap", &self.table_cap)
+            .field("big_board_budget", &self.big_board_budget)
             .finish()
     }
 }
@@ -212,7 +230,14 @@ impl SolverSpec {
     /// `preset` as it is: its settings, the shipped network if it is
     /// learned, no tables.
     pub fn new(preset: Preset) -> SolverSpec {
-        SolverSpec { preset, overrides: Overrides::default(), weights: None, endgame: None }
+        SolverSpec {
+            preset,
+            overrides: Overrides::default(),
+            weights: None,
+            endgame: None,
+            table_cap: None,
+            big_board_budget: None,
+        }
     }
 
     /// With `overrides` over the preset's settings.
@@ -233,6 +258,27 @@ impl SolverSpec {
     #[must_use]
     pub fn with_endgame(mut self, tables: Option<Arc<Endgame>>) -> SolverSpec {
         self.endgame = tables;
+        self
+    }
+
+    /// With a transposition table of at most `bytes` (the presets' go up to
+    /// 1 GiB, sized for one program playing alone: a server that keeps a
+    /// solver per preset asks for less).
+    #[must_use]
+    pub fn with_table_cap(mut self, bytes: usize) -> SolverSpec {
+        self.table_cap = Some(bytes);
+        self
+    }
+
+    /// With a time budget of `budget` per move on boards above 4x4, unless
+    /// a depth or a time is given (the tutorial's search, which has no
+    /// budget, then searches one layer deep). Boards from 5x5 up have many
+    /// more spawns per chance node, so the presets' depths take seconds per
+    /// move there (depth 3 on a 5x5 board with 19 empty cells: about
+    /// 1.2 s): a program that shows the game as it plays keeps it fluid so.
+    #[must_use]
+    pub fn with_big_board_budget(mut self, budget: Duration) -> SolverSpec {
+        self.big_board_budget = Some(budget);
         self
     }
 
@@ -265,6 +311,30 @@ impl SolverSpec {
     /// Whether the preset searches with the learned network.
     pub fn is_learned(&self) -> bool {
         self.preset.is_learned()
+    }
+
+    /// Whether the preset plays by endgame tables of its own (the corner
+    /// preset's corner tables), which it must be given
+    /// ([`SolverSpec::with_endgame`]) to play 4x4 boards: the one place
+    /// that says which presets do. Every other preset plays by tables only
+    /// when it is given some (`--endgame`).
+    pub fn needs_tables(&self) -> bool {
+        self.preset.uses_corner_tables()
+    }
+
+    /// Whether the preset needs tables of its own ([`SolverSpec::needs_tables`])
+    /// and was given none of them: no tables, or only the chains'.
+    pub fn lacks_tables(&self) -> bool {
+        let own = |tables: &Arc<Endgame>| {
+            tables.formations().any(|f| matches!(f.shape(), Shape::Step | Shape::Block))
+        };
+        self.needs_tables() && !self.endgame.as_ref().is_some_and(own)
+    }
+
+    /// The endgame tables this spec plays by when it plays any (of at most
+    /// `max_states` states when given): [`formations_for`] its preset.
+    pub fn formations(&self, max_states: Option<u64>) -> Vec<endgame::Formation> {
+        formations_for(self.preset, max_states)
     }
 
     /// The first setting given that the preset has no use for.
@@ -303,11 +373,13 @@ impl SolverSpec {
         Ok(())
     }
 
-    /// The search settings: the preset's, then the overrides.
+    /// The search settings on `size` x `size` boards: the preset's, then
+    /// the overrides, then the frontend's (the table cap, the budget on big
+    /// boards).
     ///
     /// # Errors
     /// As [`SolverSpec::validate`].
-    pub fn config(&self) -> Result<SearchConfig, SpecError> {
+    pub fn config(&self, size: usize) -> Result<SearchConfig, SpecError> {
         self.validate()?;
         let o = &self.overrides;
         let mut config = self.preset.config();
@@ -333,22 +405,49 @@ impl SolverSpec {
         {
             *bonus = b;
         }
+        if let Some(cap) = self.table_cap {
+            config.table_bytes = config.table_bytes.min(cap);
+        }
+        if let Some(budget) = self.big_board_budget
+            && size > 4
+            && o.depth.is_none()
+            && o.time_ms.is_none()
+        {
+            match config.algorithm {
+                Algorithm::Tutorial => config.depth = Depth::Fixed(1),
+                Algorithm::Expectimax { .. }
+                | Algorithm::Learned { .. }
+                | Algorithm::Corner { .. } => {
+                    config.time_budget = Some(budget);
+                }
+            }
+        }
         Ok(config)
     }
 
-    /// The solver for games on `size` x `size` boards under `config` (as
-    /// [`SolverSpec::config`] gives it, perhaps adjusted by the frontend:
-    /// a time budget of its own, a smaller table, one thread), with the
-    /// network if `config` is a learned search (shared: [`crate::network`])
-    /// and the tables.
+    /// The search threads of a solver of this spec.
     ///
     /// # Errors
-    /// [`SpecError::LearnedSize`] for a learned preset off 4x4,
-    /// [`SpecError::Network`] when the weights do not load,
-    /// [`SpecError::Config`] for settings out of range.
-    pub fn build_with(&self, config: SearchConfig, size: usize) -> Result<Solver, SpecError> {
-        // The config says whether the search is learned: a frontend may
-        // search another preset's settings with this spec's network.
+    /// As [`SolverSpec::validate`].
+    pub fn threads(&self) -> Result<usize, SpecError> {
+        self.config(4).map(|config| config.threads)
+    }
+
+    /// The solver for games on `size` x `size` boards, with the network of
+    /// a learned preset (shared: [`crate::network`]) and the tables.
+    ///
+    /// # Errors
+    /// As [`SolverSpec::validate`]; [`SpecError::LearnedSize`] for a
+    /// learned preset off 4x4, [`SpecError::MissingTables`] for a preset
+    /// that plays by its own tables on 4x4 without them
+    /// ([`SolverSpec::lacks_tables`]; on other sizes, where no table
+    /// applies, it searches alone), [`SpecError::Network`] when the weights
+    /// do not load, [`SpecError::Config`] for settings out of range.
+    pub fn build(&self, size: usize) -> Result<Solver, SpecError> {
+        let config = self.config(size)?;
+        if size == 4 && self.lacks_tables() {
+            return Err(SpecError::MissingTables(self.preset));
+        }
         let solver = if let Algorithm::Learned { .. } = config.algorithm {
             learned_size(size)?;
             let net = crate::network(self.weights.as_deref()).map_err(SpecError::Network)?;
@@ -371,14 +470,6 @@ impl SolverSpec {
     /// [`SpecError::LearnedSize`].
     pub fn check_size(&self, size: usize) -> Result<(), SpecError> {
         if self.is_learned() { learned_size(size) } else { Ok(()) }
-    }
-
-    /// The solver for games on `size` x `size` boards.
-    ///
-    /// # Errors
-    /// As [`SolverSpec::validate`] and [`SolverSpec::build_with`].
-    pub fn build(&self, size: usize) -> Result<Solver, SpecError> {
-        self.build_with(self.config()?, size)
     }
 
     /// The settings that decide this spec's games, as `cli-ascii`'s
@@ -423,23 +514,23 @@ impl SolverSpec {
         line
     }
 
-    /// Whether endgame tables may play under `rules`.
+    /// Whether endgame tables may play games of `size` x `size` under
+    /// `rules`.
     ///
     /// # Errors
-    /// [`SpecError::EndgameRules`] with what differs from the rules the
+    /// [`SpecError::EndgameRules`] with what differs from the games the
     /// tables were solved for.
-    pub fn check_endgame_rules(rules: &Rules) -> Result<(), SpecError> {
-        endgame::check_rules(rules).map_err(SpecError::EndgameRules)
+    pub fn check_endgame_rules(size: usize, rules: &Rules) -> Result<(), SpecError> {
+        endgame::check_rules(size, rules).map_err(SpecError::EndgameRules)
     }
 }
 
-/// The rules' part of a records file's settings line (after
+/// The games' part of a records file's settings line (after
 /// [`SolverSpec::settings_line`] or a random player's `--player random`):
-/// ` --size 4 --four-probability 0.1`, then `--tutorial-rules` and
-/// `--max-moves N` where they apply.
-pub fn rules_line(rules: &Rules, max_moves: Option<u64>) -> String {
-    let mut line =
-        format!(" --size {} --four-probability {}", rules.size(), rules.four_probability());
+/// the board's `size` and the rules, ` --size 4 --four-probability 0.1`,
+/// then `--tutorial-rules` and `--max-moves N` where they apply.
+pub fn rules_line(size: usize, rules: &Rules, max_moves: Option<u64>) -> String {
+    let mut line = format!(" --size {size} --four-probability {}", rules.four_probability());
     if rules.turn_rule() == TurnRule::Tutorial {
         line.push_str(" --tutorial-rules");
     }
@@ -583,7 +674,7 @@ mod tests {
             depth_bonus: Some(-1),
             heuristic: None,
         };
-        let config = spec(Preset::Heuristic, o).config().unwrap();
+        let config = spec(Preset::Heuristic, o).config(4).unwrap();
         assert_eq!(config.time_budget, Some(Duration::from_millis(40)));
         assert_eq!(config.threads, 1);
         assert!(matches!(config.depth, Depth::Adaptive { bonus: -1, .. }));
@@ -596,7 +687,7 @@ mod tests {
                 depth: Some(1),
                 ..Overrides::default()
             })
-            .config()
+            .config(4)
             .unwrap();
         assert_eq!(learned.depth, Depth::Fixed(1));
         assert!(
@@ -605,14 +696,96 @@ mod tests {
         // The learned preset of crowded depth takes a bonus too.
         let deeper =
             spec(Preset::NtupleDeep, Overrides { depth_bonus: Some(1), ..Overrides::default() })
-                .config()
+                .config(4)
                 .unwrap();
         assert!(matches!(deeper.depth, Depth::Crowded { bonus: 1, .. }));
         // Nothing given: the preset as it is.
         assert_eq!(
-            SolverSpec::new(Preset::HeuristicMax).config().unwrap(),
+            SolverSpec::new(Preset::HeuristicMax).config(4).unwrap(),
             Preset::HeuristicMax.config()
         );
+    }
+
+    /// A frontend's own settings are the spec's, not a config it edits
+    /// (issue 53, item 2): the web's table cap, the terminal's budget on
+    /// big boards, which a depth or a time given overrides.
+    #[test]
+    fn a_frontends_settings_are_the_specs() {
+        let capped = SolverSpec::new(Preset::HeuristicMax).with_table_cap(64 << 20);
+        assert_eq!(capped.config(4).unwrap().table_bytes, 64 << 20);
+        let small = Preset::Tutorial.config().table_bytes;
+        let tutorial = SolverSpec::new(Preset::Tutorial).with_table_cap(usize::MAX);
+        assert_eq!(tutorial.config(4).unwrap().table_bytes, small, "a cap never grows a table");
+        let budget = Duration::from_millis(50);
+        let big = |preset, overrides| {
+            SolverSpec::new(preset)
+                .with_overrides(overrides)
+                .with_big_board_budget(budget)
+                .config(5)
+                .unwrap()
+        };
+        let none = Overrides::default();
+        assert_eq!(big(Preset::Heuristic, none).time_budget, Some(budget));
+        assert_eq!(big(Preset::Heuristic, none).depth, Preset::Heuristic.config().depth);
+        assert_eq!(big(Preset::Tutorial, none).depth, Depth::Fixed(1));
+        assert_eq!(big(Preset::Tutorial, none).time_budget, None);
+        let depth = Overrides { depth: Some(3), ..none };
+        assert_eq!(big(Preset::Heuristic, depth).time_budget, None);
+        let timed = Overrides { time_ms: Some(40), ..none };
+        assert_eq!(big(Preset::Fast, timed).time_budget, Some(Duration::from_millis(40)));
+        let four = SolverSpec::new(Preset::Heuristic).with_big_board_budget(budget);
+        assert_eq!(four.config(4).unwrap(), Preset::Heuristic.config());
+        assert_eq!(four.config(3).unwrap(), Preset::Heuristic.config());
+    }
+
+    /// Which presets need tables of their own is the engine's to say, once
+    /// (issue 53, item 2): the corner preset refuses to build on 4x4
+    /// without its corner tables, and searches alone on other sizes.
+    #[test]
+    fn the_corner_preset_needs_its_own_tables_on_four_by_four() {
+        let corner = SolverSpec::new(Preset::Corner)
+            .with_overrides(Overrides { depth: Some(1), ..Overrides::default() });
+        assert!(corner.needs_tables() && corner.lacks_tables());
+        assert!(matches!(corner.build(4), Err(SpecError::MissingTables(Preset::Corner))));
+        assert!(corner.build(5).is_ok());
+        let err = corner.build(4).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the corner preset plays by its own endgame tables, which it was not given"
+        );
+        for preset in Preset::ALL.into_iter().filter(|&p| p != Preset::Corner) {
+            let spec = SolverSpec::new(preset);
+            assert!(!spec.needs_tables() && !spec.lacks_tables(), "{preset}");
+        }
+        assert_eq!(corner.formations(None), endgame::corner_formations(None));
+        assert_eq!(
+            SolverSpec::new(Preset::Fast).formations(Some(1000)),
+            endgame::default_formations(Some(1000))
+        );
+    }
+
+    /// The chains' tables are not the corner preset's own: given only them
+    /// it still lacks its tables; given a corner table it plays by it.
+    #[test]
+    fn the_corner_preset_is_satisfied_by_corner_tables_only() {
+        use solver_expectimax::endgame::{Formation, Table};
+        let with = |formation: Formation| {
+            let tables = Arc::new(Endgame::from_tables(vec![Table::build(formation, &|_| {})]));
+            SolverSpec::new(Preset::Corner)
+                .with_overrides(Overrides { depth: Some(1), ..Overrides::default() })
+                .with_table_cap(1 << 20)
+                .with_endgame(Some(tables))
+        };
+        let chains = with(Formation::new(10, 5).unwrap());
+        assert!(chains.lacks_tables());
+        assert!(matches!(chains.build(4), Err(SpecError::MissingTables(Preset::Corner))));
+        let step = with(Formation::step(4).unwrap());
+        assert!(step.needs_tables() && !step.lacks_tables());
+        assert!(step.build(4).is_ok());
+        // Other presets given tables play by them; they never lack any.
+        let fast = SolverSpec::new(Preset::Fast)
+            .with_endgame(Some(Arc::new(Endgame::from_tables(Vec::new()))));
+        assert!(!fast.lacks_tables());
     }
 
     #[test]
@@ -638,8 +811,10 @@ mod tests {
 
     #[test]
     fn endgame_rules_are_checked() {
-        assert!(SolverSpec::check_endgame_rules(&Rules::default()).is_ok());
-        let err = SolverSpec::check_endgame_rules(&Rules::tutorial()).unwrap_err();
+        assert!(SolverSpec::check_endgame_rules(4, &Rules::default()).is_ok());
+        let err = SolverSpec::check_endgame_rules(5, &Rules::default()).unwrap_err();
+        assert!(err.to_string().contains("4x4 boards only, not 5x5"), "{err}");
+        let err = SolverSpec::check_endgame_rules(4, &Rules::tutorial()).unwrap_err();
         assert!(err.to_string().contains("standard rules"), "{err}");
     }
 
@@ -681,12 +856,15 @@ mod tests {
             spec(Preset::HeuristicMax, timed).settings_line(Some(7)),
             "--preset heuristic-max --time-ms 50 --threads 2 --endgame (7 tables)"
         );
-        let rules = RulesBuilder { size: 3, four_probability: 0.25, ..RulesBuilder::default() }
+        let rules = RulesBuilder { four_probability: 0.25, ..RulesBuilder::default() }
             .build()
             .expect("valid rules");
-        assert_eq!(rules_line(&rules, Some(9)), " --size 3 --four-probability 0.25 --max-moves 9");
         assert_eq!(
-            rules_line(&Rules::tutorial(), None),
+            rules_line(3, &rules, Some(9)),
+            " --size 3 --four-probability 0.25 --max-moves 9"
+        );
+        assert_eq!(
+            rules_line(4, &Rules::tutorial(), None),
             " --size 4 --four-probability 0.1 --tutorial-rules"
         );
     }
@@ -723,7 +901,7 @@ mod tests {
         std::fs::copy(&shipped, &copy).expect("copied");
         let line = |path: &std::path::Path| {
             SolverSpec::new(Preset::Ntuple).with_weights(Some(path.to_owned())).settings_line(None)
-                + &rules_line(&Rules::default(), None)
+                + &rules_line(4, &Rules::default(), None)
         };
         let (here, there) = (line(&shipped), line(&copy));
         assert_ne!(here, there);

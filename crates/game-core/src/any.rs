@@ -1,7 +1,8 @@
 //! [`AnyBoard`]: a board of any size behind one type, the packed [`Board`]
 //! on 4x4 and a [`Grid`] otherwise, so that code handed a size at run time
-//! (a Python environment, a board typed by a user) needs no board type of
-//! its own choosing.
+//! (a Python environment, a board typed by a user, a `--size` option) needs
+//! no board type of its own choosing: it is the one way a frontend picks a
+//! board.
 
 use std::fmt;
 use std::str::FromStr;
@@ -226,7 +227,7 @@ impl FromStr for AnyBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Game, Rules, RulesBuilder};
+    use crate::{Game, Rules};
     use proptest::prelude::*;
 
     /// A grid of `size` with random small exponents.
@@ -274,16 +275,18 @@ mod tests {
     #[test]
     fn a_game_of_any_size_plays_as_its_own_board_type_does() {
         for size in [3, 4, 5] {
-            let rules = RulesBuilder { size, ..RulesBuilder::default() }.build().unwrap();
-            let mut any = Game::<AnyBoard>::new(rules, 9).unwrap();
-            let mut grid = Game::<Grid>::new(rules, 9).unwrap();
+            let rules = Rules::default();
+            let mut any = Game::<AnyBoard>::with_size(size, rules, 9).unwrap();
+            let mut grid = Game::<Grid>::with_size(size, rules, 9).unwrap();
             for dir in Direction::ALL.into_iter().cycle().take(200) {
                 assert_eq!(any.play(dir).ok(), grid.play(dir).ok());
                 assert_eq!(any.board().to_grid(), *grid.board());
                 assert_eq!(any.score(), grid.score());
             }
         }
-        assert!(Game::<AnyBoard>::new(Rules::default(), 1).unwrap().board().as_packed().is_some());
+        let four = Game::<AnyBoard>::with_size(4, Rules::default(), 1).unwrap();
+        assert!(four.board().as_packed().is_some());
+        assert_eq!(four.board().as_packed(), Some(Game::new(Rules::default(), 1).board()));
     }
 
     #[test]

@@ -219,22 +219,13 @@ fn square_side(cells: usize) -> Option<usize> {
 /// Rule settings that cannot be played.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum RulesError {
-    /// The board size is outside 2..=8.
-    Size(SizeError),
     /// The probability of a 4 is not within 0..=1.
     FourProbability(f64),
-    /// A game was given a board of another size than its rules'.
-    BoardSize {
-        /// The board's size.
-        board: usize,
-        /// The rules' size.
-        rules: usize,
-    },
-    /// More starting tiles than cells (or none).
+    /// More starting tiles than the smallest board's cells (or none).
     StartTiles {
         /// Starting tiles asked for.
         start_tiles: usize,
-        /// Cells on the board.
+        /// Cells on the smallest board.
         cells: usize,
     },
 }
@@ -242,16 +233,12 @@ pub enum RulesError {
 impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RulesError::Size(e) => write!(f, "{e}"),
-            RulesError::BoardSize { board, rules } => {
-                write!(f, "the board is {board}x{board} but the rules are for {rules}x{rules}")
-            }
             RulesError::FourProbability(p) => {
                 write!(f, "the probability of a 4 must be between 0 and 1, not {p}")
             }
             RulesError::StartTiles { start_tiles, cells } => write!(
                 f,
-                "{start_tiles} starting tiles do not fit: expected 1 to {cells} on this board"
+                "{start_tiles} starting tiles do not fit every board: expected 1 to {cells}"
             ),
         }
     }

@@ -5,7 +5,7 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use crate::board::Board;
 use crate::direction::Direction;
-use crate::error::{PlayError, RulesError};
+use crate::error::{PlayError, SizeError};
 use crate::rules::{Rules, TurnRule};
 use crate::traits::GameBoard;
 
@@ -147,19 +147,20 @@ pub struct Turn {
 
 /// A game in progress: the board, the score, the number of moves and the
 /// seeded spawns. Replaying the same directions from the same seed and rules
-/// gives the same game.
+/// gives the same game. Its size is its board's: the packed [`Board`]'s game
+/// ([`Game::new`]) is 4x4 and cannot fail to start; a board type of many
+/// sizes starts a game of the size asked for ([`Game::with_size`]).
 ///
 /// ```
-/// use game_core::{Board, Direction, Game, GameBoard, Rules};
+/// use game_core::{Game, GameBoard, Rules};
 ///
-/// let mut game = Game::<Board>::new(Rules::default(), 42)?;
+/// let mut game = Game::new(Rules::default(), 42);
 /// // Play the first legal direction until nothing moves.
 /// while let Some(dir) = game.board().legal_directions().iter().next() {
 ///     game.play(dir).expect("a legal direction is always playable");
 /// }
 /// assert!(game.is_over());
 /// println!("score {} after {} moves", game.score(), game.moves());
-/// # Ok::<(), game_core::RulesError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct Game<B: GameBoard = Board> {
@@ -171,38 +172,53 @@ pub struct Game<B: GameBoard = Board> {
     spawner: Spawner,
 }
 
+impl Game<Board> {
+    /// A new 4x4 game on the packed board, with the starting tiles spawned
+    /// from `seed`.
+    pub fn new(rules: Rules, seed: u64) -> Game<Board> {
+        Game::started(Board::EMPTY, rules, seed)
+    }
+}
+
 impl<B: GameBoard> Game<B> {
-    /// A new game: an empty board of the rules' size with the starting tiles
-    /// spawned from `seed`.
+    /// A new game on an empty `size` x `size` board, with the starting tiles
+    /// spawned from `seed`: the game a board type of many sizes
+    /// ([`Grid`](crate::Grid), [`AnyBoard`](crate::AnyBoard)) starts.
     ///
     /// # Errors
-    /// [`RulesError::Size`] when the board type cannot have the rules' size
-    /// (the packed [`Board`] is 4x4 only; use [`Grid`](crate::Grid)).
-    pub fn new(rules: Rules, seed: u64) -> Result<Game<B>, RulesError> {
-        let empty = B::empty(rules.size()).map_err(RulesError::Size)?;
-        Ok(Game::started(empty, rules, seed))
-    }
-
-    /// A new game under this game's rules, from `seed`: the game
-    /// [`Game::new`] starts, which cannot fail here, since this game's
-    /// board already has the rules' size.
+    /// [`SizeError`] when the board type cannot have that size (outside 2
+    /// to 8; the packed [`Board`] is 4x4 only, and [`Game::new`] starts its
+    /// games).
     ///
     /// ```
-    /// use game_core::{Board, Game, Rules};
+    /// use game_core::{AnyBoard, Game, GameBoard, Rules};
     ///
-    /// let game = Game::<Board>::new(Rules::default(), 1)?;
+    /// let game = Game::<AnyBoard>::with_size(5, Rules::default(), 1)?;
+    /// assert_eq!(game.board().size(), 5);
+    /// assert!(Game::<AnyBoard>::with_size(9, Rules::default(), 1).is_err());
+    /// # Ok::<(), game_core::SizeError>(())
+    /// ```
+    pub fn with_size(size: usize, rules: Rules, seed: u64) -> Result<Game<B>, SizeError> {
+        Ok(Game::started(B::empty(size)?, rules, seed))
+    }
+
+    /// A new game of this game's size and rules, from `seed`.
+    ///
+    /// ```
+    /// use game_core::{Game, Rules};
+    ///
+    /// let game = Game::new(Rules::default(), 1);
     /// let next = game.renewed(2);
-    /// assert_eq!(next.board(), Game::<Board>::new(Rules::default(), 2)?.board());
-    /// # Ok::<(), game_core::RulesError>(())
+    /// assert_eq!(next.board(), Game::new(Rules::default(), 2).board());
     /// ```
     pub fn renewed(&self, seed: u64) -> Game<B> {
         Game::started(self.board.cleared(), self.rules, seed)
     }
 
-    /// The game on `empty`, an empty board of the rules' size, with its
-    /// starting tiles spawned from `seed`.
+    /// The game on `empty`, an empty board, with its starting tiles spawned
+    /// from `seed`.
     fn started(empty: B, rules: Rules, seed: u64) -> Game<B> {
-        let mut game = Game::going_on(empty, rules, seed);
+        let mut game = Game::from_board(empty, rules, seed);
         for _ in 0..rules.start_tiles() {
             game.spawn();
         }
@@ -211,18 +227,7 @@ impl<B: GameBoard> Game<B> {
 
     /// A game that goes on from `board` (score 0, no moves yet), spawning
     /// from `seed`.
-    ///
-    /// # Errors
-    /// [`RulesError::Size`] when the board's size is not the rules' size.
-    pub fn from_board(board: B, rules: Rules, seed: u64) -> Result<Game<B>, RulesError> {
-        if board.size() != rules.size() {
-            return Err(RulesError::BoardSize { board: board.size(), rules: rules.size() });
-        }
-        Ok(Game::going_on(board, rules, seed))
-    }
-
-    /// [`Game::from_board`] for a board known to have the rules' size.
-    fn going_on(board: B, rules: Rules, seed: u64) -> Game<B> {
+    pub fn from_board(board: B, rules: Rules, seed: u64) -> Game<B> {
         let spawner = Spawner::new(seed, rules.four_probability());
         Game { board, score: 0, moves: 0, rules, seed, spawner }
     }
@@ -240,26 +245,22 @@ impl<B: GameBoard> Game<B> {
 
     /// The game `saved` holds, under `rules`.
     ///
-    /// # Errors
-    /// [`RulesError::BoardSize`] when the board's size is not the rules' size.
-    ///
     /// ```
-    /// use game_core::{Board, Direction, Game, GameBoard, Rules};
+    /// use game_core::{Direction, Game, Rules};
     ///
-    /// let mut game = Game::<Board>::new(Rules::default(), 1)?;
-    /// let mut copy = Game::restore(game.save(), Rules::default())?;
+    /// let mut game = Game::new(Rules::default(), 1);
+    /// let mut copy = Game::restore(game.save(), Rules::default());
     /// for dir in [Direction::Left, Direction::Up, Direction::Right] {
     ///     assert_eq!(game.play(dir).ok(), copy.play(dir).ok());
     /// }
     /// assert_eq!(game.board(), copy.board());
-    /// # Ok::<(), game_core::RulesError>(())
     /// ```
-    pub fn restore(saved: SavedGame<B>, rules: Rules) -> Result<Game<B>, RulesError> {
-        let mut game = Game::from_board(saved.board, rules, saved.seed)?;
+    pub fn restore(saved: SavedGame<B>, rules: Rules) -> Game<B> {
+        let mut game = Game::from_board(saved.board, rules, saved.seed);
         game.score = saved.score;
         game.moves = saved.moves;
         game.spawner.rng = GameRng::from_state(saved.spawns);
-        Ok(game)
+        game
     }
 
     /// The board.

@@ -5,15 +5,17 @@
 //!   fast path (tiles above 32768, rare, take a slower path of their own).
 //! - [`Grid`]: any size from 2x2 to 8x8, with exactly the same rules.
 //! - [`GameBoard`]: the operations both offer, for code generic over size.
+//! - [`AnyBoard`]: either, chosen by the size at run time.
 //! - [`Rules`] (checked from a [`RulesBuilder`]) and [`Game`]: a seeded game
-//!   whose spawns are the same on every platform.
+//!   whose spawns are the same on every platform. The size is the board's,
+//!   not the rules': a game of the packed board is 4x4 by its type.
 //!
 //! Play a seeded game to the end, always taking the first legal direction:
 //!
 //! ```
-//! use game_core::{Board, Game, GameBoard, Rules};
+//! use game_core::{Game, GameBoard, Rules};
 //!
-//! let mut game = Game::<Board>::new(Rules::default(), 7)?;
+//! let mut game = Game::new(Rules::default(), 7);
 //! while let Some(dir) = game.board().legal_directions().iter().next() {
 //!     game.play(dir)?;
 //! }

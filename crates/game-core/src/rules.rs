@@ -1,7 +1,12 @@
-//! The rule settings of a game, checked once when built.
+//! The rule settings of a game, checked once when built. The board's size
+//! is not among them: it is the board's own (the packed [`Board`] is 4x4 by
+//! its type), so that a game of a board type always has a size that type
+//! can hold.
+//!
+//! [`Board`]: crate::Board
 
-use crate::error::{RulesError, SizeError};
-use crate::limits::{MAX_SIZE, MIN_SIZE};
+use crate::error::RulesError;
+use crate::limits::MIN_SIZE;
 
 /// How a turn goes and when the game ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -22,8 +27,8 @@ pub enum TurnRule {
 /// ```
 /// use game_core::{RulesBuilder, RulesError};
 ///
-/// let rules = RulesBuilder { size: 5, four_probability: 0.25, ..RulesBuilder::default() }.build()?;
-/// assert_eq!(rules.size(), 5);
+/// let rules = RulesBuilder { four_probability: 0.25, ..RulesBuilder::default() }.build()?;
+/// assert_eq!(rules.four_probability(), 0.25);
 ///
 /// let bad = RulesBuilder { four_probability: 2.0, ..RulesBuilder::default() }.build();
 /// assert_eq!(bad, Err(RulesError::FourProbability(2.0)));
@@ -31,12 +36,11 @@ pub enum TurnRule {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RulesBuilder {
-    /// Rows (and columns): 2 to 8. Default 4.
-    pub size: usize,
     /// The probability that a spawned tile is a 4 rather than a 2: 0 to 1.
     /// Default 0.1.
     pub four_probability: f64,
-    /// Tiles spawned before the first move: 1 to size². Default 2.
+    /// Tiles spawned before the first move: 1 to 4, which fit the smallest
+    /// board (2x2). Default 2.
     pub start_tiles: usize,
     /// The turn and game-over rule. Default [`TurnRule::Standard`].
     pub turn_rule: TurnRule,
@@ -44,12 +48,7 @@ pub struct RulesBuilder {
 
 impl Default for RulesBuilder {
     fn default() -> Self {
-        RulesBuilder {
-            size: 4,
-            four_probability: 0.1,
-            start_tiles: 2,
-            turn_rule: TurnRule::Standard,
-        }
+        RulesBuilder { four_probability: 0.1, start_tiles: 2, turn_rule: TurnRule::Standard }
     }
 }
 
@@ -57,16 +56,15 @@ impl RulesBuilder {
     /// Checks the settings.
     ///
     /// # Errors
-    /// [`RulesError`] for a size outside 2..=8, a probability outside 0..=1
-    /// (or NaN), or a number of starting tiles outside 1..=size².
+    /// [`RulesError`] for a probability outside 0..=1 (or NaN), or a number
+    /// of starting tiles outside 1..=4.
     pub fn build(self) -> Result<Rules, RulesError> {
-        if !(MIN_SIZE..=MAX_SIZE).contains(&self.size) {
-            return Err(RulesError::Size(SizeError::OutOfRange { size: self.size }));
-        }
         if !(0.0..=1.0).contains(&self.four_probability) {
             return Err(RulesError::FourProbability(self.four_probability));
         }
-        let cells = self.size * self.size;
+        // The rules fit every board size, so that no game of them can fail
+        // to start: the smallest board's cells bound the starting tiles.
+        let cells = MIN_SIZE * MIN_SIZE;
         if self.start_tiles == 0 || self.start_tiles > cells {
             return Err(RulesError::StartTiles { start_tiles: self.start_tiles, cells });
         }
@@ -82,22 +80,17 @@ pub struct Rules {
 }
 
 impl Default for Rules {
-    /// The standard 4x4 game: 10% fours, two starting tiles.
+    /// The standard game: 10% fours, two starting tiles.
     fn default() -> Self {
         Rules { spec: RulesBuilder::default() }
     }
 }
 
 impl Rules {
-    /// The Java tutorial's rules: 4x4, 10% fours, two starting tiles,
+    /// The Java tutorial's rules: 10% fours, two starting tiles,
     /// [`TurnRule::Tutorial`].
     pub fn tutorial() -> Rules {
         Rules { spec: RulesBuilder { turn_rule: TurnRule::Tutorial, ..RulesBuilder::default() } }
-    }
-
-    /// Rows (and columns).
-    pub fn size(&self) -> usize {
-        self.spec.size
     }
 
     /// The probability that a spawned tile is a 4.

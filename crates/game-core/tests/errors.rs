@@ -2,7 +2,7 @@
 //! never a panic.
 
 use game_core::{
-    Board, Direction, Game, GameBoard, Grid, MAX_EXPONENT, MAX_TILE, ParseBoardError,
+    AnyBoard, Board, Direction, Game, GameBoard, Grid, MAX_EXPONENT, MAX_TILE, ParseBoardError,
     ParseErrorKind, PlaceError, PlayError, Rules, RulesBuilder, RulesError, SizeError, TurnRule,
     exponent_to_value,
 };
@@ -151,12 +151,6 @@ fn parse_accepts_the_documented_forms() {
 fn rules_reject_impossible_settings() {
     let build = |b: RulesBuilder| b.build();
     let base = RulesBuilder::default();
-    for size in [0, 1, 9, 100] {
-        assert_eq!(
-            build(RulesBuilder { size, ..base }),
-            Err(RulesError::Size(SizeError::OutOfRange { size }))
-        );
-    }
     for p in [-0.1, 1.5, f64::INFINITY, f64::NEG_INFINITY] {
         assert_eq!(
             build(RulesBuilder { four_probability: p, ..base }),
@@ -165,44 +159,48 @@ fn rules_reject_impossible_settings() {
     }
     let nan = build(RulesBuilder { four_probability: f64::NAN, ..base });
     assert!(matches!(nan, Err(RulesError::FourProbability(p)) if p.is_nan()), "{nan:?}");
-    for start_tiles in [0, 17] {
+    // The starting tiles fit every board, the smallest (2x2) too.
+    for start_tiles in [0, 5, 16] {
         assert_eq!(
             build(RulesBuilder { start_tiles, ..base }),
-            Err(RulesError::StartTiles { start_tiles, cells: 16 })
+            Err(RulesError::StartTiles { start_tiles, cells: 4 })
         );
     }
-    assert!(build(RulesBuilder { start_tiles: 16, ..base }).is_ok());
+    assert!(build(RulesBuilder { start_tiles: 4, ..base }).is_ok());
     assert!(build(RulesBuilder { four_probability: 0.0, ..base }).is_ok());
     assert!(build(RulesBuilder { four_probability: 1.0, ..base }).is_ok());
-    assert!(build(RulesBuilder { size: 2, start_tiles: 4, ..base }).is_ok());
-    assert!(build(RulesBuilder { size: 8, start_tiles: 64, ..base }).is_ok());
 
-    assert_eq!(
-        RulesError::Size(SizeError::OutOfRange { size: 9 }).to_string(),
-        "board size 9 is not supported (expected 2 to 8)"
-    );
     assert_eq!(
         RulesError::FourProbability(1.5).to_string(),
         "the probability of a 4 must be between 0 and 1, not 1.5"
     );
     assert_eq!(
-        RulesError::StartTiles { start_tiles: 17, cells: 16 }.to_string(),
-        "17 starting tiles do not fit: expected 1 to 16 on this board"
+        RulesError::StartTiles { start_tiles: 5, cells: 4 }.to_string(),
+        "5 starting tiles do not fit every board: expected 1 to 4"
     );
 }
 
 #[test]
 fn packed_game_of_another_size_is_an_error() {
-    let rules = RulesBuilder { size: 5, ..RulesBuilder::default() }.build().unwrap();
-    let err = Game::<Board>::new(rules, 1).unwrap_err();
-    assert_eq!(err, RulesError::Size(SizeError::NotPacked { size: 5 }));
-    assert_eq!(Game::<Grid>::new(rules, 1).unwrap().board().size(), 5);
+    let rules = Rules::default();
+    let err = Game::<Board>::with_size(5, rules, 1).unwrap_err();
+    assert_eq!(err, SizeError::NotPacked { size: 5 });
+    assert_eq!(Game::<Grid>::with_size(5, rules, 1).unwrap().board().size(), 5);
+    assert_eq!(Game::<Board>::with_size(4, rules, 1).unwrap().board(), Game::new(rules, 1).board());
+    for size in [0, 1, 9, 100] {
+        assert_eq!(
+            Game::<AnyBoard>::with_size(size, rules, 1).unwrap_err(),
+            SizeError::OutOfRange { size }
+        );
+    }
+    assert_eq!(
+        SizeError::OutOfRange { size: 9 }.to_string(),
+        "board size 9 is not supported (expected 2 to 8)"
+    );
 
     let grid = Grid::empty(3).unwrap();
-    assert_eq!(
-        Game::from_board(grid, Rules::default(), 1).unwrap_err(),
-        RulesError::BoardSize { board: 3, rules: 4 }
-    );
+    // A game's size is its board's: the rules have none to disagree with.
+    assert_eq!(Game::from_board(grid, rules, 1).board().size(), 3);
     assert_eq!(Board::empty(5), Err(SizeError::NotPacked { size: 5 }));
     assert_eq!(Grid::empty(1), Err(SizeError::OutOfRange { size: 1 }));
     assert_eq!(Grid::empty(9), Err(SizeError::OutOfRange { size: 9 }));
@@ -212,7 +210,7 @@ fn packed_game_of_another_size_is_an_error() {
 #[test]
 fn standard_refuses_a_move_that_changes_nothing() {
     let board: Board = "2 0 0 0/4 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
-    let mut game = Game::from_board(board, Rules::default(), 5).unwrap();
+    let mut game = Game::from_board(board, Rules::default(), 5);
     let untouched = game.clone();
     assert_eq!(game.play(Direction::Left), Err(PlayError::NothingMoves(Direction::Left)));
     assert_eq!(game.play(Direction::Up), Err(PlayError::NothingMoves(Direction::Up)));
@@ -229,10 +227,10 @@ fn standard_refuses_a_move_that_changes_nothing() {
 fn standard_game_ends_when_nothing_moves() {
     // Full but mergeable: not over.
     let full: Board = "2 2 4 8/4 8 16 32/8 16 32 64/16 32 64 128".parse().unwrap();
-    let game = Game::from_board(full, Rules::default(), 0).unwrap();
+    let game = Game::from_board(full, Rules::default(), 0);
     assert!(!game.is_over());
     let stuck: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
-    let mut game = Game::from_board(stuck, Rules::default(), 0).unwrap();
+    let mut game = Game::from_board(stuck, Rules::default(), 0);
     assert!(game.is_over());
     for dir in Direction::ALL {
         assert_eq!(game.play(dir), Err(PlayError::GameOver));
@@ -246,11 +244,11 @@ fn standard_game_ends_when_nothing_moves() {
 #[test]
 fn game_over_and_nothing_moves_on_every_board_path() {
     fn check<B: GameBoard>(stuck: B, open: B) {
-        let mut game = Game::from_board(stuck, Rules::default(), 0).unwrap();
+        let mut game = Game::from_board(stuck, Rules::default(), 0);
         for dir in Direction::ALL {
             assert_eq!(game.play(dir), Err(PlayError::GameOver));
         }
-        let mut game = Game::from_board(open, Rules::default(), 0).unwrap();
+        let mut game = Game::from_board(open, Rules::default(), 0);
         for dir in [Direction::Down, Direction::Right] {
             assert_eq!(game.play(dir), Err(PlayError::NothingMoves(dir)));
         }
@@ -266,7 +264,7 @@ fn game_over_and_nothing_moves_on_every_board_path() {
 #[test]
 fn tutorial_spawns_after_a_no_op_and_ends_when_full() {
     let board: Board = "2 0 0 0/4 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
-    let mut game = Game::from_board(board, Rules::tutorial(), 5).unwrap();
+    let mut game = Game::from_board(board, Rules::tutorial(), 5);
     assert_eq!(game.rules().turn_rule(), TurnRule::Tutorial);
     let turn = game.play(Direction::Left).unwrap();
     assert!(!turn.moved);
@@ -288,8 +286,8 @@ fn tutorial_spawns_after_a_no_op_and_ends_when_full() {
     // A full board that can still merge is over for the tutorial, not for
     // the standard rule.
     let full: Board = "2 2 4 8/4 8 16 32/8 16 32 64/16 32 64 128".parse().unwrap();
-    assert!(Game::from_board(full, Rules::tutorial(), 0).unwrap().is_over());
-    assert!(!Game::from_board(full, Rules::default(), 0).unwrap().is_over());
+    assert!(Game::from_board(full, Rules::tutorial(), 0).is_over());
+    assert!(!Game::from_board(full, Rules::default(), 0).is_over());
 }
 
 /// Two 32768 tiles merge into 65536 scoring 65536, and two 65536 into

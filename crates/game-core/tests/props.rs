@@ -255,8 +255,8 @@ proptest! {
         dirs in prop::collection::vec(direction(), 0..300),
     ) {
         let rules = RulesBuilder { four_probability: p, ..RulesBuilder::default() }.build().unwrap();
-        let mut packed = Game::<Board>::new(rules, seed).unwrap();
-        let mut general = Game::<Grid>::new(rules, seed).unwrap();
+        let mut packed = Game::new(rules, seed);
+        let mut general = Game::<Grid>::with_size(4, rules, seed).unwrap();
         prop_assert_eq!(Grid::from(*packed.board()), *general.board());
         for dir in dirs {
             prop_assert_eq!(packed.play(dir), general.play(dir));
@@ -273,8 +273,8 @@ proptest! {
         seed in any::<u64>(),
         dirs in prop::collection::vec(direction(), 0..100),
     ) {
-        let mut packed = Game::<Board>::new(Rules::tutorial(), seed).unwrap();
-        let mut general = Game::<Grid>::new(Rules::tutorial(), seed).unwrap();
+        let mut packed = Game::new(Rules::tutorial(), seed);
+        let mut general = Game::<Grid>::with_size(4, Rules::tutorial(), seed).unwrap();
         for dir in dirs {
             prop_assert_eq!(packed.play(dir), general.play(dir));
             prop_assert_eq!(Grid::from(*packed.board()), *general.board());

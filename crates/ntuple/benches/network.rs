@@ -21,7 +21,7 @@ fn positions(net: &Network, n: usize) -> Vec<Board> {
     let mut boards = Vec::with_capacity(n);
     let mut seed = 1;
     while boards.len() < n {
-        let mut game = Game::<Board>::new(Rules::default(), seed).expect("4x4");
+        let mut game = Game::new(Rules::default(), seed);
         seed += 1;
         while let Some(best) = net.best_move(*game.board()) {
             boards.push(best.after);

@@ -193,7 +193,7 @@ fn one_thread_trains_the_same_network_bit_for_bit() {
 fn greedy_mean(net: &Network, n: u64) -> f64 {
     let mut total = 0;
     for seed in 1..=n {
-        let mut game = Game::<Board>::new(Rules::default(), seed).expect("4x4");
+        let mut game = Game::new(Rules::default(), seed);
         while let Some(best) = net.best_move(*game.board()) {
             game.play(best.direction).expect("legal");
         }

@@ -11,7 +11,7 @@
 
 use std::io::{self, Write};
 
-use game_core::{Board, Direction, Game, GameBoard, GameRng, Grid, PlayError, Rules, RulesBuilder};
+use game_core::{AnyBoard, Direction, Game, GameBoard, GameRng, PlayError, Rules, RulesBuilder};
 use serde::Serialize;
 
 /// gymnasium-2048's actions: 0 up, 1 right, 2 down, 3 left.
@@ -54,9 +54,9 @@ struct Step {
 }
 
 /// Plays one game with actions drawn from their own stream.
-fn play<B: GameBoard>(seed: u64, rules: Rules) -> GoldenGame {
+fn play(seed: u64, size: usize, rules: Rules) -> GoldenGame {
     let game_seed = GameRng::new(seed).next_u64();
-    let mut game = Game::<B>::new(rules, game_seed).expect("a size this board type has");
+    let mut game = Game::<AnyBoard>::with_size(size, rules, game_seed).expect("a size from 2 to 8");
     let mut chooser = GameRng::new(seed ^ 0xA5A5);
     let mut steps = Vec::new();
     let start = game.board().to_string();
@@ -82,22 +82,16 @@ fn play<B: GameBoard>(seed: u64, rules: Rules) -> GoldenGame {
             terminated: game.board().is_game_over(),
         });
     }
-    GoldenGame {
-        seed,
-        size: rules.size(),
-        four_probability: rules.four_probability(),
-        start,
-        steps,
-    }
+    GoldenGame { seed, size, four_probability: rules.four_probability(), start, steps }
 }
 
 fn main() -> io::Result<()> {
     let mut games = Vec::new();
     for (seed, size, four_probability) in CASES {
-        let rules = RulesBuilder { size, four_probability, ..RulesBuilder::default() }
+        let rules = RulesBuilder { four_probability, ..RulesBuilder::default() }
             .build()
             .expect("valid rules");
-        games.push(if size == 4 { play::<Board>(seed, rules) } else { play::<Grid>(seed, rules) });
+        games.push(play(seed, size, rules));
     }
     // One line per file: it is generated, and read back by json.load.
     let mut out = io::stdout().lock();

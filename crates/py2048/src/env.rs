@@ -15,18 +15,18 @@ use crate::batch::grid_of;
 use crate::encode::{Encoding, Illegal, cells, mask};
 use crate::{direction, value_error};
 
-/// The game `saved` holds under `rules` (whose size its board must have).
-fn restore(saved: SavedGame<Grid>, rules: Rules) -> PyResult<Game<AnyBoard>> {
-    if saved.board.size() != rules.size() {
+/// The game `saved` holds under `rules`, in an environment that plays
+/// boards of `size` (which the board must have).
+fn restore(saved: SavedGame<Grid>, size: usize, rules: Rules) -> PyResult<Game<AnyBoard>> {
+    if saved.board.size() != size {
         return Err(PyValueError::new_err(format!(
-            "the board is {b}x{b} but this environment plays {r}x{r}",
+            "the board is {b}x{b} but this environment plays {size}x{size}",
             b = saved.board.size(),
-            r = rules.size()
         )));
     }
     let SavedGame { board, score, moves, seed, spawns } = saved;
     let saved = SavedGame { board: AnyBoard::from(board), score, moves, seed, spawns };
-    Game::restore(saved, rules).map_err(value_error)
+    Ok(Game::restore(saved, rules))
 }
 
 /// The constructor's arguments, as `__getnewargs__` gives them to pickle.
@@ -68,6 +68,8 @@ type StepResult<'py> = (
 #[derive(Debug)]
 pub(crate) struct EnvCore {
     args: NewArgs,
+    /// The board's rows (and columns).
+    size: usize,
     rules: Rules,
     encoding: Encoding,
     illegal: Illegal,
@@ -88,13 +90,14 @@ impl EnvCore {
         illegal_action: &str,
         illegal_penalty: f64,
     ) -> PyResult<EnvCore> {
-        let rules = RulesBuilder { size, four_probability, ..RulesBuilder::default() }
+        let rules = RulesBuilder { four_probability, ..RulesBuilder::default() }
             .build()
             .map_err(value_error)?;
         let encoding = Encoding::parse(obs_mode, max_pow)?;
         let illegal = Illegal::parse(illegal_action, illegal_penalty)?;
         let mut seeder = GameRng::new(0);
-        let game = Game::new(rules, seeder.next_u64()).map_err(value_error)?;
+        // The size is checked here, once: every later game is renewed from this one.
+        let game = Game::with_size(size, rules, seeder.next_u64()).map_err(value_error)?;
         let args = (
             size,
             four_probability,
@@ -103,7 +106,7 @@ impl EnvCore {
             illegal_action.to_owned(),
             illegal_penalty,
         );
-        Ok(EnvCore { args, rules, encoding, illegal, seeder, game, illegal_count: 0 })
+        Ok(EnvCore { args, size, rules, encoding, illegal, seeder, game, illegal_count: 0 })
     }
 
     /// The constructor's arguments (pickle calls `__new__` with them).
@@ -129,7 +132,7 @@ impl EnvCore {
     /// exactly as the original would.
     fn __setstate__(&mut self, state: State) -> PyResult<()> {
         let (seeder, cells, score, moves, seed, spawns, illegal_count) = state;
-        let n = self.rules.size();
+        let n = self.size;
         if cells.len() != n * n {
             return Err(PyValueError::new_err(format!(
                 "a pickled {n}x{n} environment has {} cells, not {}",
@@ -142,7 +145,7 @@ impl EnvCore {
             board = board.set_exponent(i / n, i % n, e).map_err(value_error)?;
         }
         let saved = SavedGame { board, score, moves, seed, spawns: rng_state(&spawns)? };
-        self.game = restore(saved, self.rules)?;
+        self.game = restore(saved, self.size, self.rules)?;
         self.seeder = GameRng::from_state(rng_state(&seeder)?);
         self.illegal_count = illegal_count;
         Ok(())
@@ -153,7 +156,7 @@ impl EnvCore {
     fn set_board(&mut self, exponents: PyReadonlyArray2<'_, u8>) -> PyResult<()> {
         let SavedGame { score, moves, seed, spawns, .. } = self.game.save();
         let saved = SavedGame { board: grid_of(&exponents)?, score, moves, seed, spawns };
-        self.game = restore(saved, self.rules)?;
+        self.game = restore(saved, self.size, self.rules)?;
         Ok(())
     }
 
@@ -164,7 +167,7 @@ impl EnvCore {
 
     /// A new game, seeded by the next seed of the stream; its observation.
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
-        self.game = Game::new(self.rules, self.seeder.next_u64()).map_err(value_error)?;
+        self.game = self.game.renewed(self.seeder.next_u64());
         self.illegal_count = 0;
         Ok(self.observation(py))
     }
@@ -198,7 +201,7 @@ impl EnvCore {
 
     /// The observation of the current board (a new array).
     fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<u8>> {
-        let n = self.rules.size();
+        let n = self.size;
         let per_cell = self.encoding.per_cell();
         let mut out = vec![0u8; n * n * per_cell];
         self.encoding.write(cells(self.game.board()), &mut out);
@@ -213,7 +216,7 @@ impl EnvCore {
 
     /// The board's exponents, `(n, n)` (a new array).
     fn exponents<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u8>> {
-        let n = self.rules.size();
+        let n = self.size;
         let flat: Vec<u8> = cells(self.game.board()).collect();
         Array2::from_shape_vec((n, n), flat).expect("n * n cells").to_pyarray(py)
     }

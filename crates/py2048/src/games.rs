@@ -1,15 +1,15 @@
 //! Whole games and their records for Python's tournaments and comparisons
 //! (`py2048.distributed`): a player that plays a seeded game to its end
 //! without the GIL, the records file's format, and the paired statistics.
-//! The games are `solver_expectimax::play_game`'s and the format and the
+//! The games are `engine::play_game`'s and the format and the
 //! statistics the `records` crate's, as in `cli-ascii tournament` and
 //! `compare`, so that the same seeds give the same games and the same
 //! report.
 
 use std::path::PathBuf;
 
-use engine::{Overrides, SolverSpec};
-use game_core::{Board, Grid, Rules, RulesBuilder};
+use engine::{ExpectimaxPlayer, Overrides, Preset, SolverSpec};
+use game_core::{AnyBoard, Game, GameBoard, Rules, RulesBuilder};
 use pyo3::exceptions::{
     PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
 };
@@ -18,8 +18,6 @@ use records::Record;
 use records::log::{Existing, Log, OpenError};
 use records::paired::{Comparison, Reach, Scores, Sprt, Verdict, pairs};
 use records::summary::Summary;
-use solver_expectimax::endgame;
-use solver_expectimax::{ExpectimaxPlayer, GameRecord, Preset, play_game};
 
 use crate::search::{EndgameTables, SolverParts, spec_error};
 use crate::value_error;
@@ -54,27 +52,14 @@ fn record_of(t: &RecordTuple) -> Record {
     }
 }
 
-/// A finished game as the records keep it (as `cli-ascii tournament`
-/// writes it: the time to the microsecond, times per move in whole
-/// microseconds).
-fn game_record(game: &GameRecord) -> Record {
-    Record {
-        seed: game.seed,
-        score: game.score,
-        max_tile: game.max_tile,
-        moves: game.moves,
-        millis: game.duration.as_micros() as f64 / 1e3,
-        median_decision_micros: Some(game.decision_median.as_micros() as u64),
-        p99_decision_micros: Some(game.decision_p99.as_micros() as u64),
-    }
-}
-
 /// A player of whole games: the search settings, the network and the
 /// endgame tables, loaded once and shared by every game it plays.
 #[pyclass(module = "py2048._native", frozen)]
 #[derive(Debug)]
 pub(crate) struct GamePlayer {
     parts: SolverParts,
+    /// The board's rows (and columns), checked when the player is made.
+    size: usize,
     rules: Rules,
 }
 
@@ -98,22 +83,23 @@ impl GamePlayer {
         four_probability: f64,
     ) -> PyResult<GamePlayer> {
         let preset: Preset = preset.parse().map_err(value_error)?;
-        let rules = RulesBuilder { size, four_probability, ..RulesBuilder::default() }
+        let rules = RulesBuilder { four_probability, ..RulesBuilder::default() }
             .build()
             .map_err(value_error)?;
+        AnyBoard::empty(size).map_err(value_error)?;
         if endgame.is_some() {
-            SolverSpec::check_endgame_rules(&rules).map_err(|e| spec_error(&e))?;
+            SolverSpec::check_endgame_rules(size, &rules).map_err(|e| spec_error(&e))?;
         }
         let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
         let (parts, _) =
             SolverParts::new(py, size, preset, &overrides, weights, endgame.as_deref())?;
-        Ok(GamePlayer { parts, rules })
+        Ok(GamePlayer { parts, size, rules })
     }
 
     /// The search threads each game uses (what a scheduler reserves).
     #[getter]
     fn threads(&self) -> usize {
-        self.parts.config.threads
+        self.parts.threads
     }
 
     /// Plays the game of `seed` to its end (or `max_moves`) with the GIL
@@ -121,18 +107,14 @@ impl GamePlayer {
     /// plays it, so that the same seed gives the same game.
     #[pyo3(signature = (seed, max_moves=None))]
     fn play(&self, py: Python<'_>, seed: u64, max_moves: Option<u64>) -> PyResult<RecordTuple> {
-        let game = py.detach(|| -> PyResult<GameRecord> {
+        let record = py.detach(|| -> PyResult<Record> {
             let solver = self.parts.solver()?;
             let mut player = ExpectimaxPlayer::with_solver(solver);
-            let (rules, player) = (self.rules, &mut player);
-            if rules.size() == 4 {
-                play_game::<Board, _>(player, rules, seed, max_moves)
-            } else {
-                play_game::<Grid, _>(player, rules, seed, max_moves)
-            }
-            .map_err(value_error)
+            let game =
+                Game::<AnyBoard>::with_size(self.size, self.rules, seed).map_err(value_error)?;
+            Ok(engine::play_game(&mut player, game, max_moves))
         })?;
-        Ok(tuple_of(&game_record(&game)))
+        Ok(tuple_of(&record))
     }
 }
 
@@ -140,10 +122,10 @@ impl GamePlayer {
 /// saying why not.
 #[pyfunction]
 fn check_endgame_rules(size: usize, four_probability: f64) -> PyResult<()> {
-    let rules = RulesBuilder { size, four_probability, ..RulesBuilder::default() }
+    let rules = RulesBuilder { four_probability, ..RulesBuilder::default() }
         .build()
         .map_err(value_error)?;
-    endgame::check_rules(&rules).map_err(value_error)
+    SolverSpec::check_endgame_rules(size, &rules).map_err(|e| spec_error(&e))
 }
 
 /// How many tables the endgame tables of at most `max_states` states are
@@ -163,7 +145,7 @@ fn endgame_table_count(max_states: Option<u64>, preset: Option<&str>) -> PyResul
 /// a weights file, as cli-ascii writes it).
 #[pyfunction]
 fn weights_checksum(path: PathBuf) -> u64 {
-    ntuple::weights_checksum(&path).unwrap_or(0)
+    engine::weights_checksum(&path).unwrap_or(0)
 }
 
 /// The settings that decide a player's games, as `cli-ascii tournament`
@@ -188,14 +170,15 @@ fn settings_line(
     max_moves: Option<u64>,
 ) -> PyResult<String> {
     let preset: Preset = preset.parse().map_err(value_error)?;
-    let rules = RulesBuilder { size, four_probability, ..RulesBuilder::default() }
+    let rules = RulesBuilder { four_probability, ..RulesBuilder::default() }
         .build()
         .map_err(value_error)?;
+    AnyBoard::empty(size).map_err(value_error)?;
     let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
     let spec = SolverSpec::new(preset).with_overrides(overrides).with_weights(weights);
-    let plays_tables = endgame || preset.uses_corner_tables();
-    let tables = plays_tables.then(|| engine::formations_for(preset, tables_max_states).len());
-    Ok(spec.settings_line(tables) + &engine::rules_line(&rules, max_moves))
+    let plays_tables = endgame || spec.needs_tables();
+    let tables = plays_tables.then(|| spec.formations(tables_max_states).len());
+    Ok(spec.settings_line(tables) + &engine::rules_line(size, &rules, max_moves))
 }
 
 /// A records file open for a run, as `cli-ascii tournament --csv` opens

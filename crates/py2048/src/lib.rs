@@ -1,6 +1,7 @@
 //! The native layer of the `py2048` Python package: game-core, the solver
 //! and the learned evaluator behind numpy arrays. Only the binding: the rules
-//! are game-core's, the search solver-expectimax's, the network ntuple's; the
+//! are game-core's, the search and the network the engine's (the only door
+//! to the libraries below it); the
 //! Python API (gymnasium environments, type hints) is in `python/py2048/`.
 //!
 //! Conventions shared by every function here:
@@ -57,10 +58,10 @@ pub(crate) fn value_error(err: impl std::fmt::Display) -> PyErr {
 #[pymodule(name = "_native")]
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_EXPONENT", game_core::MAX_EXPONENT)?;
-    m.add("MAX_THREADS", solver_expectimax::MAX_THREADS)?;
+    m.add("MAX_THREADS", engine::MAX_THREADS)?;
     m.add("MILESTONES", records::summary::MILESTONES)?;
     m.add("DEFAULT_PRESET", engine::DEFAULT_PRESET.name())?;
-    m.add("PRESETS", solver_expectimax::Preset::ALL.map(|p| p.name()).to_vec())?;
+    m.add("PRESETS", engine::Preset::ALL.map(|p| p.name()).to_vec())?;
     m.add_class::<env::EnvCore>()?;
     m.add_class::<vector::VecCore>()?;
     m.add_class::<search::Solver>()?;

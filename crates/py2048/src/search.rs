@@ -5,13 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use engine::{Overrides, Setting, SolverSpec, SpecError, Spelling};
+use engine::endgame::{Check, Endgame, OpenEvent};
+use engine::{Overrides, Preset, Setting, SolverSpec, SpecError, Spelling};
 use game_core::{Board, GameBoard, RulesBuilder};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
-use solver_expectimax::endgame::{Check, Endgame, OpenEvent, Shape};
-use solver_expectimax::{Preset, SearchConfig};
 
 use crate::batch::grid_of;
 use crate::{gym_action, value_error};
@@ -20,7 +19,7 @@ use crate::{gym_action, value_error};
 /// file is a `FileNotFoundError` that says what to do. (The Python side
 /// passes the shipped file's path when the caller gives none: it knows
 /// where the wheel put it.)
-fn load_network(path: &Path) -> PyResult<Arc<ntuple::Network>> {
+fn load_network(path: &Path) -> PyResult<Arc<engine::Network>> {
     if !path.is_file() {
         return Err(PyFileNotFoundError::new_err(format!(
             "the learned network's weights file {} does not exist: pass weights=PATH to an \
@@ -58,7 +57,7 @@ pub(crate) fn default_preset(size: usize) -> &'static str {
 #[pyclass(module = "py2048._native")]
 #[derive(Debug)]
 pub(crate) struct Solver {
-    solver: solver_expectimax::Solver,
+    solver: engine::Solver,
     learned: bool,
 }
 
@@ -144,7 +143,8 @@ pub(crate) fn spec_error(err: &SpecError) -> PyErr {
 #[derive(Debug, Clone)]
 pub(crate) struct SolverParts {
     spec: SolverSpec,
-    pub(crate) config: SearchConfig,
+    /// The search threads of each solver.
+    pub(crate) threads: usize,
     /// The board size the solver is built for: a game's, or 4 for a
     /// `Solver`, whose boards (of any size for a heuristic search) are
     /// checked where they come in.
@@ -165,19 +165,18 @@ impl SolverParts {
         overrides: &Overrides,
         weights: Option<PathBuf>,
         endgame: Option<&EndgameTables>,
-    ) -> PyResult<(SolverParts, solver_expectimax::Solver)> {
+    ) -> PyResult<(SolverParts, engine::Solver)> {
         let spec = SolverSpec::new(preset)
             .with_overrides(*overrides)
             .with_weights(weights)
             .with_endgame(endgame.map(|t| Arc::clone(&t.tables)));
-        let config = spec.config().map_err(|e| spec_error(&e))?;
+        let threads = spec.threads().map_err(|e| spec_error(&e))?;
         // Before the network loads: a 5x5 learned player is refused as
         // such, not for a missing file.
         spec.check_size(size).map_err(|e| spec_error(&e))?;
-        let corner_tables = |t: &EndgameTables| {
-            t.tables.formations().any(|f| matches!(f.shape(), Shape::Step | Shape::Block))
-        };
-        if preset.uses_corner_tables() && !endgame.is_some_and(corner_tables) {
+        // Asked of every size, before anything loads: a player that needs
+        // tables of its own is refused without them.
+        if spec.lacks_tables() {
             return Err(PyValueError::new_err(format!(
                 "the {preset} preset plays by the corner tables: pass \
                  endgame=py2048.EndgameTables(preset=\"{preset}\")"
@@ -190,14 +189,14 @@ impl SolverParts {
             // A missing file is a FileNotFoundError that says what to do.
             load_network(path)?;
         }
-        let parts = SolverParts { spec, config, size };
+        let parts = SolverParts { spec, threads, size };
         let solver = py.detach(|| parts.solver())?;
         Ok((parts, solver))
     }
 
     /// A solver of these parts.
-    pub(crate) fn solver(&self) -> PyResult<solver_expectimax::Solver> {
-        self.spec.build_with(self.config, self.size).map_err(|e| spec_error(&e))
+    pub(crate) fn solver(&self) -> PyResult<engine::Solver> {
+        self.spec.build(self.size).map_err(|e| spec_error(&e))
     }
 }
 
@@ -234,7 +233,7 @@ impl Solver {
         four_probability: f64,
     ) -> PyResult<DecisionTuple> {
         let grid = grid_of(&exponents)?;
-        let rules = RulesBuilder { size: grid.size(), four_probability, ..RulesBuilder::default() }
+        let rules = RulesBuilder { four_probability, ..RulesBuilder::default() }
             .build()
             .map_err(value_error)?;
         if self.learned && grid.size() != 4 {
@@ -260,7 +259,7 @@ impl Solver {
 #[pyclass(module = "py2048._native")]
 #[derive(Debug)]
 pub(crate) struct Network {
-    net: Arc<ntuple::Network>,
+    net: Arc<engine::Network>,
     #[pyo3(get)]
     path: String,
 }

@@ -5,9 +5,7 @@
 //! ends is reset at once; its last observation and infos are returned
 //! beside) or disabled (the caller resets it).
 
-use game_core::{
-    Board, Game, GameBoard, GameRng, PlayError, Rules, RulesBuilder, RulesError, SavedGame,
-};
+use game_core::{Board, Game, GameBoard, GameRng, PlayError, Rules, RulesBuilder, SavedGame};
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
     PyReadwriteArray1, PyReadwriteArray2, PyReadwriteArrayDyn, PyUntypedArrayMethods,
@@ -255,9 +253,9 @@ const SLOT_BYTES: usize = 48 + 16 + 8 * 3 + 48 + 8 * 2 + 1;
 impl Slot {
     /// An environment whose episode seeds come from `seeder`, in its first
     /// episode.
-    fn new(mut seeder: GameRng, rules: Rules) -> Result<Slot, RulesError> {
-        let game = Game::new(rules, seeder.next_u64())?;
-        Ok(Slot { game, seeder: Box::new(seeder), pending_reset: false, steps: 0, illegal: 0 })
+    fn new(mut seeder: GameRng, rules: Rules) -> Slot {
+        let game = Game::new(rules, seeder.next_u64());
+        Slot { game, seeder: Box::new(seeder), pending_reset: false, steps: 0, illegal: 0 }
     }
 
     /// Starts the next episode, from the next seed of the stream.
@@ -299,7 +297,7 @@ impl Slot {
             spawns: state(88),
         };
         Ok(Slot {
-            game: Game::restore(saved, rules).map_err(value_error)?,
+            game: Game::restore(saved, rules),
             seeder: Box::new(GameRng::from_state(state(0))),
             steps: word(136),
             illegal: word(144),
@@ -576,7 +574,7 @@ impl VecCore {
             slots,
         };
         for i in 0..num_envs {
-            core.slots.push(Slot::new(GameRng::new(i as u64), rules).map_err(value_error)?);
+            core.slots.push(Slot::new(GameRng::new(i as u64), rules));
         }
         Ok(core)
     }

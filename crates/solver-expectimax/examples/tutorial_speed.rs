@@ -10,7 +10,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use game_core::{Board, Game, GameBoard, Rules};
+use game_core::{Game, GameBoard, Rules};
 use solver_expectimax::{Preset, Solver};
 
 /// The Java original's median per move (parallel streams, first 20 moves).
@@ -42,7 +42,7 @@ fn measure(threads: usize) -> Result<(), Error> {
     let solver = Solver::new(config)?;
     let mut times = Vec::new();
     for seed in 1..=50 {
-        let mut game = Game::<Board>::new(Rules::tutorial(), seed)?;
+        let mut game = Game::new(Rules::tutorial(), seed);
         for _ in 0..20 {
             if game.is_over() {
                 break;

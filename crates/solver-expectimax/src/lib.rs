@@ -18,7 +18,7 @@
 //! config.depth = Depth::Fixed(1); // keep the doc-test quick
 //! config.table_bytes = 1 << 20;
 //! let solver = Solver::new(config)?;
-//! let mut game = Game::<Board>::new(Rules::default(), 1)?;
+//! let mut game = Game::new(Rules::default(), 1);
 //! for _ in 0..50 {
 //!     let decision = solver.decide(game.board(), game.rules())?;
 //!     game.play(decision.direction)?;

@@ -135,7 +135,7 @@ pub struct Solver {
 /// let mut config = Preset::Fast.config();
 /// config.threads = 2;
 /// let solver = Solver::new(config)?;
-/// let mut game = Game::<game_core::Board>::new(Rules::default(), 7)?;
+/// let mut game = Game::new(Rules::default(), 7);
 /// let moves = solver.search_threads().run(|| {
 ///     for _ in 0..20 {
 ///         let Ok(d) = solver.decide(game.board(), game.rules()) else { break };
@@ -258,7 +258,7 @@ impl Solver {
     /// The endgame table's decision for `board`, if one applies.
     fn endgame_decision<B: GameBoard>(&self, board: &B, rules: &Rules) -> Option<Decision> {
         let tables = self.endgame.as_deref()?;
-        if board.size() != 4 || endgame::check_rules(rules).is_err() {
+        if endgame::check_rules(board.size(), rules).is_err() {
             return None;
         }
         let start = Instant::now();

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use game_core::{Game, GameBoard, Rules};
+use game_core::{Game, GameBoard, Rules, SizeError};
 use rayon::prelude::*;
 
 use crate::player::Player;
@@ -27,18 +27,15 @@ pub struct GameRecord {
     pub decision_p99: Duration,
 }
 
-/// Plays one game to its end (or `max_moves`) from `seed`.
-///
-/// # Errors
-/// [`game_core::RulesError`] when the board type cannot have the rules' size.
+/// Plays `game` to its end (or `max_moves`); the record names it by the
+/// seed it started from.
 pub fn play_game<B: GameBoard, P: Player<B>>(
     player: &mut P,
-    rules: Rules,
-    seed: u64,
+    mut game: Game<B>,
     max_moves: Option<u64>,
-) -> Result<GameRecord, game_core::RulesError> {
+) -> GameRecord {
     let start = Instant::now();
-    let mut game = Game::<B>::new(rules, seed)?;
+    let seed = game.seed();
     let mut decisions = Vec::new();
     // On the player's own search threads, each decision starts at once
     // (see `SearchThreads`).
@@ -61,7 +58,7 @@ pub fn play_game<B: GameBoard, P: Player<B>>(
             decisions[((q * n as f64).ceil() as usize).clamp(1, n) - 1]
         }
     };
-    Ok(GameRecord {
+    GameRecord {
         seed,
         score: game.score(),
         max_tile: game.board().max_tile(),
@@ -69,7 +66,7 @@ pub fn play_game<B: GameBoard, P: Player<B>>(
         duration: start.elapsed(),
         decision_median: rank(0.5),
         decision_p99: rank(0.99),
-    })
+    }
 }
 
 /// Which games a tournament plays.
@@ -79,6 +76,8 @@ pub struct TournamentSpec {
     pub games: u64,
     /// Game `i` is played from seed `first_seed + i`.
     pub first_seed: u64,
+    /// The board's rows (and columns).
+    pub size: usize,
     /// The rules of every game.
     pub rules: Rules,
     /// Stop each game after this many moves.
@@ -92,7 +91,7 @@ pub struct TournamentSpec {
 /// records in seed order.
 ///
 /// # Errors
-/// The first error of `make_player` or of the rules.
+/// The first error of `make_player`, or a size the board type cannot have.
 pub fn run_tournament<B, P, E>(
     spec: &TournamentSpec,
     make_player: impl Fn(u64) -> Result<P, E> + Sync,
@@ -101,7 +100,7 @@ pub fn run_tournament<B, P, E>(
 where
     B: GameBoard,
     P: Player<B>,
-    E: From<game_core::RulesError> + Send,
+    E: From<SizeError> + Send,
 {
     run_tournament_except(spec, |_| false, make_player, on_record)
 }
@@ -120,15 +119,16 @@ pub fn run_tournament_except<B, P, E>(
 where
     B: GameBoard,
     P: Player<B>,
-    E: From<game_core::RulesError> + Send,
+    E: From<SizeError> + Send,
 {
     let seeds: Vec<u64> = (0..spec.games)
         .map(|i| spec.first_seed.wrapping_add(i))
         .filter(|&seed| !done(seed))
         .collect();
     let play = |&seed: &u64| -> Result<GameRecord, E> {
+        let game = Game::<B>::with_size(spec.size, spec.rules, seed)?;
         let mut player = make_player(seed)?;
-        let record = play_game::<B, P>(&mut player, spec.rules, seed, spec.max_moves)?;
+        let record = play_game(&mut player, game, spec.max_moves);
         on_record(&record);
         Ok(record)
     };

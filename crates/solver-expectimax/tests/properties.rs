@@ -209,11 +209,12 @@ fn crowded_late_positions_agree_across_thread_counts() {
 /// decision is asked from inside the pool or handed to it.
 #[test]
 fn games_on_the_search_threads_are_the_games_of_one_thread() {
+    use game_core::Game;
     use solver_expectimax::{ExpectimaxPlayer, Player, play_game};
     let rules = Rules::default();
     let record = |threads: usize| {
         let mut player = ExpectimaxPlayer::new(config(Preset::Fast, 2, threads)).expect("valid");
-        play_game::<Board, _>(&mut player, rules, 11, Some(150)).expect("4x4 rules")
+        play_game(&mut player, Game::new(rules, 11), Some(150))
     };
     let (one, two) = (record(1), record(2));
     assert_eq!(
@@ -234,7 +235,7 @@ fn games_on_the_search_threads_are_the_games_of_one_thread() {
     let here = std::thread::current().id();
     let ran_on = Player::<Board>::search_threads(&random).run(|| std::thread::current().id());
     assert_eq!(ran_on, here);
-    assert!(play_game::<Board, _>(&mut random, rules, 5, Some(20)).is_ok());
+    assert_eq!(play_game(&mut random, Game::new(rules, 5), Some(20)).moves, 20);
 }
 
 #[test]
@@ -481,7 +482,7 @@ fn a_warm_corner_table_decides_as_no_table_through_a_game() {
     cold.table_bytes = 0;
     let cold = Solver::new(cold).expect("valid");
     let rules = Rules::default();
-    let mut game = Game::<Board>::new(rules, 21).expect("4x4 rules");
+    let mut game = Game::new(rules, 21);
     let (mut hits, mut largest) = (0, 0);
     for _ in 0..600 {
         let a = warm.decide(game.board(), &rules).expect("a move");

@@ -13,7 +13,7 @@ pub(crate) fn sample_boards(
     let mut rng = GameRng::new(seed);
     let mut game_seed = seed;
     while out.len() < n {
-        let mut game = Game::<Board>::new(Rules::default(), game_seed).expect("4x4 rules");
+        let mut game = Game::new(Rules::default(), game_seed);
         game_seed += 1;
         while !game.is_over() && out.len() < n {
             let legal: Vec<_> = game.board().legal_directions().iter().collect();

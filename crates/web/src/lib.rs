@@ -3,8 +3,8 @@
 //!
 //! Like `cli-ascii`, this crate is glue: the rules are `game-core`'s
 //! ([`game_core::Game`] plays every move, undo restores an earlier `Game`),
-//! the moves are the solver's ([`solver_expectimax::Solver`], with the
-//! `ntuple` network for the learned presets), and this crate only keeps
+//! the moves are the solver's, built by the engine ([`engine::SolverSpec`],
+//! with the network for the learned presets), and this crate only keeps
 //! games in memory, runs searches off the async runtime, and turns both into
 //! JSON. The page (`assets/`, embedded with `include_str!`) draws what the
 //! API returns and never works out a board itself.
@@ -30,6 +30,7 @@ mod guard;
 mod search;
 mod server;
 mod sessions;
+mod stored;
 mod wire;
 
 use std::path::PathBuf;
@@ -40,7 +41,7 @@ pub use api::router;
 pub use guard::Hosts;
 pub use server::serve;
 
-use solver_expectimax::endgame::Endgame;
+use engine::endgame::Endgame;
 
 use crate::search::Searcher;
 use crate::sessions::Sessions;
@@ -112,10 +113,10 @@ pub struct AppState {
 
 impl AppState {
     /// A server's state. `weights` is the learned presets' weights file
-    /// (`None`: the shipped one, `ntuple::find_shipped_weights`); it is loaded the
+    /// (`None`: the shipped one, [`engine::weights_path`]); it is loaded the
     /// first time a learned preset is asked for. `endgame`: tables every
     /// preset plays by where one applies (see
-    /// [`Solver::with_endgame`](solver_expectimax::Solver::with_endgame)).
+    /// [`SolverSpec::with_endgame`](engine::SolverSpec::with_endgame)).
     /// `hosts` are the `Host` values it answers to (see [`Hosts`]).
     pub fn new(
         limits: Limits,

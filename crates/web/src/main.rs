@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Parser;
-use solver_expectimax::endgame::Endgame;
+use engine::endgame::Endgame;
 
 /// Play 2048 in the browser, with the solver's hints and autoplay.
 #[derive(Debug, Parser)]
@@ -49,18 +49,24 @@ struct Args {
     tables: Option<PathBuf>,
 }
 
-/// The tables, read or built into `dir`, with a line per table built.
+/// The tables every preset plays by, read or built into `dir`, with a line
+/// per table built.
 fn open_tables(dir: &std::path::Path) -> anyhow::Result<std::sync::Arc<Endgame>> {
-    use solver_expectimax::endgame::{self, OpenEvent};
+    use engine::endgame::{Check, Formation, OpenEvent};
     use std::io::Write;
     let report = |event: OpenEvent<'_>| {
         if let Some(line) = event.log_line() {
             let _ = writeln!(std::io::stderr().lock(), "{line}");
         }
     };
-    let mut formations = endgame::default_formations(None);
-    formations.extend(endgame::corner_formations(None));
-    Ok(engine::open_tables(dir, &formations, endgame::Check::Stamped, &report)?)
+    // Each preset's in the presets' order, each table once.
+    let mut formations: Vec<Formation> = Vec::new();
+    for formation in engine::Preset::ALL.into_iter().flat_map(|p| engine::formations_for(p, None)) {
+        if !formations.contains(&formation) {
+            formations.push(formation);
+        }
+    }
+    Ok(engine::open_tables(dir, &formations, Check::Stamped, &report)?)
 }
 
 /// The default games file, where the platform has a state folder.

@@ -10,10 +10,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use engine::{SolverSpec, SpecError};
+use engine::endgame::Endgame;
+use engine::{Decision, Overrides, Preset, SearchError, Solver, SolverSpec, SpecError};
 use game_core::{Board, Rules};
-use solver_expectimax::endgame::Endgame;
-use solver_expectimax::{Decision, Preset, SearchConfig, SearchError, Solver};
 use tokio::sync::{OnceCell, Semaphore};
 
 use crate::Limits;
@@ -65,16 +64,30 @@ impl Searcher {
     }
 
     /// What `preset` needs that this server lacks: a learned preset's
-    /// weights file, or the tables the corner preset plays by
-    /// (`--endgame`).
+    /// weights file, or the tables a preset plays by of its own
+    /// (`--endgame`; the engine says which presets need them).
     pub(crate) fn missing(&self, preset: Preset) -> Option<Missing> {
-        if preset.is_learned() && !self.weights_path().is_file() {
+        let spec = self.spec(preset);
+        if spec.is_learned() && !self.weights_path().is_file() {
             Some(Missing::Weights)
-        } else if preset.uses_corner_tables() && self.endgame.is_none() {
+        } else if spec.lacks_tables() {
             Some(Missing::Tables)
         } else {
             None
         }
+    }
+
+    /// The solver `preset` is built from here: the server's network and
+    /// tables, every search within the server's budget and table size.
+    fn spec(&self, preset: Preset) -> SolverSpec {
+        let ms = u64::try_from(self.budget.as_millis()).unwrap_or(u64::MAX).max(1);
+        let spec = SolverSpec::new(preset)
+            .with_overrides(Overrides { time_ms: Some(ms), ..Overrides::default() })
+            .with_endgame(self.endgame.clone())
+            .with_table_cap(self.table_bytes);
+        // The server's weights file is the learned presets' only: the spec
+        // refuses weights given to a preset without a network.
+        if spec.is_learned() { spec.with_weights(self.weights.clone()) } else { spec }
     }
 
     /// Whether `preset` can be built: nothing it needs is missing.
@@ -185,15 +198,9 @@ impl Searcher {
                 if let Some(missing) = self.missing(preset) {
                     return Err(self.unavailable(preset, missing));
                 }
-                let mut config = preset.config();
-                config.time_budget = Some(self.budget);
-                config.table_bytes = config.table_bytes.min(self.table_bytes);
-                let spec = SolverSpec::new(preset)
-                    .with_weights(self.weights.clone())
-                    .with_endgame(self.endgame.clone());
-                let built = tokio::task::spawn_blocking(move || build(&spec, config))
-                    .await
-                    .map_err(|err| {
+                let spec = self.spec(preset);
+                let built =
+                    tokio::task::spawn_blocking(move || build(&spec)).await.map_err(|err| {
                         ApiError::new(
                             StatusCode::INTERNAL_SERVER_ERROR,
                             "internal",
@@ -227,11 +234,10 @@ impl Missing {
     }
 }
 
-/// `spec`'s solver under `config` (the preset's, within the server's
-/// budget and table size): a network that cannot load is a 503, anything
-/// else a fault of the server's own settings.
-fn build(spec: &SolverSpec, config: SearchConfig) -> Result<Solver, ApiError> {
-    spec.build_with(config, 4).map_err(|err| match err {
+/// `spec`'s solver: a network that cannot load is a 503, anything else a
+/// fault of the server's own settings.
+fn build(spec: &SolverSpec) -> Result<Solver, ApiError> {
+    spec.build(4).map_err(|err| match err {
         SpecError::Network(why) => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "weights_unavailable",

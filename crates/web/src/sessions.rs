@@ -6,12 +6,13 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use game_core::{Board, Direction, Game, PlayError, Rules, SavedGame, Turn};
+use game_core::{Board, Direction, Game, PlayError, Rules, Turn};
 use serde::{Deserialize, Serialize};
 
 use crate::Limits;
 use crate::error::ApiError;
-use crate::wire::{GameState, LastMove, MAX_SEED};
+use crate::stored::StoredPosition;
+use crate::wire::{GameState, LastMove};
 
 /// One game and what the page needs around it.
 #[derive(Debug)]
@@ -107,10 +108,7 @@ impl Sessions {
     /// longest makes room.
     pub(crate) fn create(&self, seed: Option<u64>) -> Result<GameState, ApiError> {
         let seed = seed.unwrap_or_else(engine::clock_seed);
-        let game = Game::<Board>::new(Rules::default(), seed).map_err(|err| {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", err.to_string())
-        })?;
-        self.insert(game, false)
+        self.insert(Game::new(Rules::default(), seed), false)
     }
 
     /// A new session playing on from `position` (a game's `position` as the
@@ -273,53 +271,6 @@ pub(crate) struct StoredGame {
     idle_ms: u64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     history: Vec<StoredPosition>,
-}
-
-/// One position of a game, enough to play on from it exactly: in the games
-/// file, and in the API (`position`), which the page keeps.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct StoredPosition {
-    /// game-core's one-line notation.
-    board: String,
-    score: u64,
-    moves: u64,
-    seed: u64,
-    /// The spawn stream's state (`GameRng::state`), 96 hex digits.
-    spawns: String,
-}
-
-impl StoredPosition {
-    pub(crate) fn of(game: &Game<Board>) -> StoredPosition {
-        let saved = game.save();
-        StoredPosition {
-            board: saved.board.to_string(),
-            score: saved.score,
-            moves: saved.moves,
-            seed: saved.seed,
-            spawns: saved.spawns.iter().map(|b| format!("{b:02x}")).collect(),
-        }
-    }
-
-    pub(crate) fn game(&self) -> Result<Game<Board>, String> {
-        // Counts a game can reach (and JavaScript holds exactly): a larger
-        // one would overflow as the game goes on.
-        for (name, v) in [("score", self.score), ("moves", self.moves), ("seed", self.seed)] {
-            if v > MAX_SEED {
-                return Err(format!("{name} {v} is above 2^53 - 1"));
-            }
-        }
-        let board: Board = self.board.parse().map_err(|e| format!("bad board: {e}"))?;
-        let bytes: Vec<u8> = (0..self.spawns.len())
-            .step_by(2)
-            .map(|i| self.spawns.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
-            .collect::<Option<Vec<u8>>>()
-            .ok_or("bad spawn state")?;
-        let spawns: [u8; 48] = bytes.try_into().map_err(|_| "bad spawn state")?;
-        let saved =
-            SavedGame { board, score: self.score, moves: self.moves, seed: self.seed, spawns };
-        Game::restore(saved, Rules::default()).map_err(|e| e.to_string())
-    }
 }
 
 /// A new session id: 128 bits from the operating system's randomness, so

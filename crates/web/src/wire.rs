@@ -3,17 +3,13 @@
 use std::str::FromStr;
 
 use axum::http::StatusCode;
+use engine::{Decision, Preset};
 use engine::{Values, WIN_TILE};
 use game_core::{Board, Direction, Game, GameBoard, Turn, exponent_to_value};
 use serde::{Deserialize, Serialize};
-use solver_expectimax::{Decision, Preset};
 
 use crate::error::ApiError;
-use crate::sessions::StoredPosition;
-
-/// The largest seed: JavaScript numbers are exact up to 2^53 - 1, and a
-/// seed the page cannot show exactly is a seed nobody can replay.
-pub(crate) const MAX_SEED: u64 = (1 << 53) - 1;
+use crate::stored::{MAX_SEED, StoredPosition};
 
 /// `POST /api/games`.
 #[derive(Debug, Default, Deserialize)]
@@ -256,14 +252,14 @@ mod tests {
     #[test]
     fn a_board_with_2048_is_won_and_the_flag_to_keep_going_is_shown() {
         let board: Board = "2048 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4".parse().unwrap();
-        let game = Game::from_board(board, Rules::default(), 1).unwrap();
+        let game = Game::from_board(board, Rules::default(), 1);
         let state = GameState::of("x", &game, false, false, None);
         assert!(state.won && !state.over && !state.keep_going);
         assert_eq!(state.max_tile, 2048);
         assert_eq!(state.board[0], [2048, 2, 0, 0]);
         assert!(GameState::of("x", &game, true, false, None).keep_going);
         let below: Board = "1024 1024 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
-        let game = Game::from_board(below, Rules::default(), 1).unwrap();
+        let game = Game::from_board(below, Rules::default(), 1);
         assert!(!GameState::of("x", &game, false, false, None).won);
     }
 
@@ -272,7 +268,7 @@ mod tests {
     #[test]
     fn tiles_past_32768_are_sent_as_they_are() {
         let board: Board = "32768 32768 0 0/131072 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
-        let mut game = Game::from_board(board, Rules::default(), 1).unwrap();
+        let mut game = Game::from_board(board, Rules::default(), 1);
         let turn = game.play(Direction::Left).unwrap();
         assert_eq!(turn.score_gained, 65536);
         let state = GameState::of("x", &game, true, false, None);
@@ -287,13 +283,15 @@ mod tests {
     /// odds; a searched one says null.
     #[test]
     fn a_hint_says_when_an_endgame_table_decided() {
-        use solver_expectimax::endgame::{Endgame, Formation, Table};
+        use engine::endgame::{Check, Formation};
         let formation = Formation::new(10, 5).unwrap();
-        let tables =
-            std::sync::Arc::new(Endgame::from_tables(vec![Table::build(formation, &|_| {})]));
-        let mut config = Preset::Fast.config();
-        config.table_bytes = 1 << 20;
-        let solver = solver_expectimax::Solver::new(config).unwrap().with_endgame(tables);
+        let dir = std::env::temp_dir().join(format!("web-hint-tables-{}", std::process::id()));
+        let tables = engine::open_tables(&dir, &[formation], Check::Stamped, &|_| {}).unwrap();
+        let solver = engine::SolverSpec::new(Preset::Fast)
+            .with_table_cap(1 << 20)
+            .with_endgame(Some(tables))
+            .build(4)
+            .unwrap();
         let board: Board =
             "16384 8192 4096 2048/128 256 512 1024/64 32 0 0/0 2 0 0".parse().unwrap();
         let hint = Hint::of(Preset::Fast, &solver.decide(&board, &Rules::default()).unwrap());
@@ -309,6 +307,8 @@ mod tests {
         let json = serde_json::to_value(&hint).unwrap();
         assert_eq!(json["endgame"], serde_json::Value::Null);
         assert_eq!(json["goal"], serde_json::Value::Null);
+        drop(solver);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A hint rates each direction by how much worse it is than the best
@@ -316,9 +316,8 @@ mod tests {
     /// 55, item 17.
     #[test]
     fn a_hint_rates_each_direction_against_the_best() {
-        let mut config = Preset::Fast.config();
-        config.table_bytes = 1 << 20;
-        let solver = solver_expectimax::Solver::new(config).unwrap();
+        let solver =
+            engine::SolverSpec::new(Preset::Fast).with_table_cap(1 << 20).build(4).unwrap();
         let board: Board = "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
         let hint = Hint::of(Preset::Fast, &solver.decide(&board, &Rules::default()).unwrap());
         let json = serde_json::to_value(&hint).unwrap();

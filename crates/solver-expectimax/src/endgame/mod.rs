@@ -100,16 +100,16 @@ impl fmt::Display for RulesMismatch {
 
 impl std::error::Error for RulesMismatch {}
 
-/// Whether the tables were solved for `rules`: 4x4 boards, a 4 one spawn in
-/// ten, and a game that goes on while some move changes the board. The one
-/// place that says so: the solver skips the tables otherwise, and the
-/// frontends refuse `--endgame`.
+/// Whether the tables were solved for games of `size` x `size` under
+/// `rules`: 4x4 boards, a 4 one spawn in ten, and a game that goes on while
+/// some move changes the board. The one place that says so: the solver
+/// skips the tables otherwise, and the frontends refuse `--endgame`.
 ///
 /// # Errors
 /// [`RulesMismatch`] names the first rule that differs.
-pub fn check_rules(rules: &game_core::Rules) -> Result<(), RulesMismatch> {
-    if rules.size() != 4 {
-        return Err(RulesMismatch::Size(rules.size()));
+pub fn check_rules(size: usize, rules: &game_core::Rules) -> Result<(), RulesMismatch> {
+    if size != 4 {
+        return Err(RulesMismatch::Size(size));
     }
     if rules.turn_rule() != game_core::TurnRule::Standard {
         return Err(RulesMismatch::TurnRule);

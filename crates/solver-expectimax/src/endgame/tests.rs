@@ -788,7 +788,7 @@ fn corner_game_boards(tables: &std::sync::Arc<Endgame>) -> Vec<Board> {
     let solver = Solver::new(config).unwrap().with_endgame(tables.clone());
     let mut boards = Vec::new();
     for seed in 1..=4 {
-        let mut game = Game::<Board>::new(Rules::default(), seed).unwrap();
+        let mut game = Game::new(Rules::default(), seed);
         while !game.is_over() && game.moves() < 600 {
             boards.push(*game.board());
             let d = solver.decide(game.board(), &Rules::default()).unwrap();

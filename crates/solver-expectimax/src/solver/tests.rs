@@ -55,7 +55,7 @@ fn build(config: SearchConfig, eval: Option<&SharedEvaluator>) -> Result<Solver,
 /// Boards of a seeded game played by the first legal direction (so large
 /// tiles gather in a corner), every fifteenth, from the opening on.
 fn game_boards() -> Vec<Board> {
-    let mut game = Game::<Board>::new(Rules::default(), 3).expect("4x4 rules");
+    let mut game = Game::new(Rules::default(), 3);
     let mut boards = Vec::new();
     while !game.is_over() && boards.len() < 12 {
         if game.moves().is_multiple_of(15) {
