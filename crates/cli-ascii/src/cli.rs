@@ -269,8 +269,8 @@ pub(crate) struct SearchSettings {
     #[arg(long, value_name = "P", value_parser = parse_probability)]
     pub(crate) prob_cutoff: Option<f32>,
     /// Search N layers deeper (or shallower) than the adaptive depth,
-    /// -12 to 12 (overrides the preset's bonus; for the fast, default, max
-    /// and ntuple-deep presets, without --depth).
+    /// -12 to 12 (overrides the preset's bonus; for the fast, heuristic,
+    /// heuristic-max and ntuple-deep presets, without --depth).
     #[arg(
         long,
         value_name = "N",
@@ -622,7 +622,7 @@ pub(crate) struct AgreementArgs {
     #[arg(long, value_name = "PRESET", default_value_t = Preset::HeuristicMax)]
     pub(crate) reference: Preset,
     /// The reference's depth bonus (default 2: two layers deeper than the
-    /// max preset).
+    /// heuristic-max preset).
     #[arg(
         long,
         value_name = "N",

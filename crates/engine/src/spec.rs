@@ -147,8 +147,8 @@ impl SpecError {
                         spelling.setting(Setting::Depth)
                     ),
                     Reason::FixedDepth { given: false } => format!(
-                        "{s} does not apply to {p}, whose depth is fixed (the fast, default, \
-                         max and ntuple-deep presets have an adaptive one)"
+                        "{s} does not apply to {p}, whose depth is fixed (the fast, heuristic, \
+                         heuristic-max and ntuple-deep presets have an adaptive one)"
                     ),
                     Reason::NoNetwork => format!(
                         "{s} applies to the ntuple presets only, not to {p}, which uses no \
@@ -834,7 +834,7 @@ mod tests {
         assert_eq!(
             err.message(&Cli),
             "--depth-bonus does not apply to --preset tutorial, whose depth is fixed (the fast, \
-             default, max and ntuple-deep presets have an adaptive one)"
+             heuristic, heuristic-max and ntuple-deep presets have an adaptive one)"
         );
     }
 

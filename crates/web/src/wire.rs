@@ -47,7 +47,7 @@ pub(crate) struct AutoplayQuery {
     pub(crate) delay_ms: Option<u64>,
 }
 
-/// The preset named, or `default`.
+/// The preset named, or `default` when none is.
 pub(crate) fn preset(name: Option<&str>, default: Preset) -> Result<Preset, ApiError> {
     match name {
         None => Ok(default),
