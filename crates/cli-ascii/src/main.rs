@@ -84,8 +84,9 @@ fn forward_to_lab(command: &str, args: &[OsString]) -> ExitCode {
             let _ = writeln!(
                 err,
                 "error: `{command}` moved to the lab program, which is not beside this one \
-                 ({place}): build it with `cargo build -p cli-ascii --bin lab` (or install \
-                 both with `cargo install --path crates/cli-ascii`)"
+                 ({place}): from a clone, run `cargo run -p cli-ascii --bin lab -- {command} \
+                 ...` or build it with `cargo build -p cli-ascii --bin lab` (`cargo install \
+                 --path crates/cli-ascii` installs both)"
             );
             return ExitCode::FAILURE;
         }
