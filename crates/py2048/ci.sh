@@ -43,11 +43,11 @@ PATH="$venv/bin:$PATH" "$venv/bin/maturin" build --quiet \
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     --force-reinstall --no-deps "$wheels"/py2048-*.whl
 
-# tests/test_distributed.py checks its games against cli-ascii's (a no-op
+# tests/test_distributed.py checks its games against the lab's (a no-op
 # after `cargo test --workspace` built it).
-echo "==> py2048: building cli-ascii for the tournament tests"
-cargo build --quiet --manifest-path "$root/Cargo.toml" -p cli-ascii
-export PY2048_CLI="$target/debug/cli-ascii"
+echo "==> py2048: building the lab for the tournament tests"
+cargo build --quiet --manifest-path "$root/Cargo.toml" -p cli-ascii --bin lab
+export PY2048_CLI="$target/debug/lab"
 
 echo "==> py2048: pytest"
 cd "$here"

@@ -1,4 +1,4 @@
-//! `cargo xtask curve CSV SVG`: the learning curve that `cli-ascii train`
+//! `cargo xtask curve CSV SVG`: the learning curve that `lab train`
 //! writes, drawn as an SVG: reach rates of 2048 to 32768 (left axis) and the
 //! mean score (right axis) against training hours.
 
@@ -49,7 +49,7 @@ pub(crate) fn run(csv: &Path, svg: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The rows of a curve file `cli-ascii train` wrote (the format is the
+/// The rows of a curve file `lab train` wrote (the format is the
 /// records crate's), with the time in hours.
 pub(crate) fn parse(text: &str) -> Result<Vec<Row>, String> {
     let rows = records::curve::parse(text).map_err(|e| e.to_string())?;

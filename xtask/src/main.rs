@@ -53,16 +53,16 @@ enum Task {
     /// sections from the committed records, then (unless --committed) the
     /// standard benchmarks, speed runs and the records of the fast presets.
     Results(results::ResultsArgs),
-    /// Tune the evaluator's weights by seeded tournaments: `cli-ascii tune`
+    /// Tune the evaluator's weights by seeded tournaments: `lab tune`
     /// in a release build, with these options (see its --help; defaults:
     /// --preset fast, 200 games from seed 1000001, 1 round, step 0.25).
     /// Prints a Markdown table.
     Tune {
-        /// Options for `cli-ascii tune`.
+        /// Options for `lab tune`.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "OPTIONS")]
         options: Vec<String>,
     },
-    /// Draw the learning curve that `cli-ascii train` writes (reach rates
+    /// Draw the learning curve that `lab train` writes (reach rates
     /// and mean score against training hours) as an SVG.
     Curve {
         /// The trainer's curve.csv.
@@ -76,7 +76,7 @@ enum Task {
     Versus {
         /// The SVG to write.
         svg: PathBuf,
-        /// A curve.csv that `cli-ascii train` wrote, with its name in the
+        /// A curve.csv that `lab train` wrote, with its name in the
         /// legend.
         #[arg(value_name = "NAME=CSV", required = true, value_parser = versus::parse_named)]
         curves: Vec<(String, PathBuf)>,

@@ -11,7 +11,7 @@
 //! also replays the records of the presets whose full games fit in it
 //! ([`RECORDED`]).
 //!
-//! Tournaments run through the release `cli-ascii` binary, which writes one
+//! Tournaments run through the release `lab` binary, which writes one
 //! CSV line per game (the `records` crate's format, read back with the same
 //! crate); everything after that (the statistics, the tables, the plot)
 //! happens here. A run stopped after a number of moves is a speed
@@ -250,8 +250,8 @@ pub(crate) fn run(args: &ResultsArgs) -> Result<()> {
     let mut commands =
         vec![format!("cargo xtask results{}", if args.quick { " --quick" } else { "" })];
 
-    let binary = build_cli()?;
-    commands.push("cargo build --release -p cli-ascii".to_owned());
+    let binary = build_lab()?;
+    commands.push("cargo build --release -p cli-ascii --bin lab".to_owned());
 
     let bench_rows = bench::run_benches(&BenchArgs {
         quick: args.quick,
@@ -316,13 +316,14 @@ pub(crate) fn run(args: &ResultsArgs) -> Result<()> {
     Ok(())
 }
 
-/// Builds the release CLI and returns the binary's path.
-fn build_cli() -> Result<PathBuf> {
+/// Builds the release lab, which plays the tournaments, and returns its
+/// path.
+fn build_lab() -> Result<PathBuf> {
     let mut cmd = cargo();
-    cmd.args(["build", "--release", "-p", "cli-ascii"]);
+    cmd.args(["build", "--release", "-p", "cli-ascii", "--bin", "lab"]);
     println!("==> {}", crate::util::render(&cmd));
     run_checked(&mut cmd)?;
-    Ok(target_dir().join("release").join(format!("cli-ascii{}", std::env::consts::EXE_SUFFIX)))
+    Ok(target_dir().join("release").join(format!("lab{}", std::env::consts::EXE_SUFFIX)))
 }
 
 /// The `tournament` arguments for one seeded run of the expectimax player.

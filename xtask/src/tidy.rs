@@ -77,12 +77,15 @@ fn tidy_rules_catch_offenders() {
     assert!(offences(path, &format!("//! Doc.\n{}", concat!("todo", "!()")), false).is_empty());
 }
 
-/// cli-ascii's modules that only the game uses (watch, play, analyze and
-/// what draws them): while the lab shares the crate, and so its
-/// dependencies, these name the search and the network through `engine`
-/// only, as web and py2048 do ([`BEHIND_ENGINE`]).
-const GAME_MODULES: [&str; 9] = [
+/// The game's source files, under `crates/cli-ascii/src`: the `cli-ascii`
+/// binary's module tree and the package's library, which it links. These
+/// name the search and the network through `engine` only, as web and
+/// py2048 do ([`BEHIND_ENGINE`]); the package depends on the libraries
+/// themselves for the lab (`src/bin/lab/`), which is another binary.
+/// [`game_files_are_listed`] keeps the list whole.
+const GAME_MODULES: [&str; 15] = [
     "main.rs",
+    "cli.rs",
     "watch.rs",
     "play.rs",
     "analyze.rs",
@@ -91,6 +94,11 @@ const GAME_MODULES: [&str; 9] = [
     "layout.rs",
     "term.rs",
     "keys.rs",
+    "lib.rs",
+    "args.rs",
+    "setup.rs",
+    "exit.rs",
+    "fit.rs",
 ];
 
 /// Where `text` (a game module's) names a library of [`ENGINE_ONLY`]
@@ -122,6 +130,24 @@ fn the_game_reaches_the_libraries_through_engine() {
         found.extend(past_engine(name, &text));
     }
     assert!(found.is_empty(), "{} problem(s):\n{}\n", found.len(), found.join("\n"));
+}
+
+/// Every source file directly under cli-ascii's `src/` is the game's or
+/// its library's (the lab's are under `src/bin/lab/`): a new game module
+/// cannot slip past [`GAME_MODULES`].
+#[test]
+fn game_files_are_listed() {
+    let src = project_root().join("crates/cli-ascii/src");
+    let mut files: Vec<String> = fs::read_dir(&src)
+        .expect("cli-ascii's src")
+        .map(|e| e.expect("a directory entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".rs"))
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = GAME_MODULES.iter().map(|m| (*m).to_owned()).collect();
+    listed.sort();
+    assert_eq!(files, listed, "crates/cli-ascii/src/*.rs and GAME_MODULES differ");
+    assert!(src.join("bin/lab/main.rs").is_file(), "the lab's root moved: update GAME_MODULES");
 }
 
 #[test]

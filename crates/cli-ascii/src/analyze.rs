@@ -5,6 +5,7 @@ use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use cli_ascii::setup;
 use engine::Values;
 use engine::{Decision, Solver};
 use game_core::{AnyBoard, Direction, GameBoard, Rules, RulesBuilder};
@@ -12,7 +13,6 @@ use serde::Serialize;
 
 use crate::cli::AnalyzeArgs;
 use crate::render::{self, bordered};
-use crate::setup;
 
 pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     // The rules' other settings are checked here once; each board brings its size.

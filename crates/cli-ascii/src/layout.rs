@@ -3,14 +3,10 @@
 //! fields dropped from the end rather than cut mid-number, and a clear
 //! message only when nothing fits.
 
+use cli_ascii::fit::cut;
 use game_core::GameBoard;
 
 use crate::render::{self, BoardStyle};
-
-/// The terminal's columns and rows, 80x24 when it cannot say.
-pub(crate) fn terminal_size() -> (usize, usize) {
-    crossterm::terminal::size().map_or((80, 24), |(c, r)| (usize::from(c), usize::from(r)))
-}
 
 /// `fields` joined by `sep`, as many from the start as fit in `cols` (the
 /// first one cut if even it does not fit).
@@ -57,11 +53,6 @@ pub(crate) fn fit_by_priority(
     let shown: Vec<&str> =
         fields.iter().zip(&kept).filter(|(_, k)| **k).map(|(f, _)| f.as_str()).collect();
     cut(&shown.join(sep), cols)
-}
-
-/// `line` cut to `cols` characters (for plain lines, without colours).
-pub(crate) fn cut(line: &str, cols: usize) -> String {
-    line.chars().take(cols).collect()
 }
 
 /// The screen: `head` above the board, `tail` below, in `cols` x `rows`.

@@ -1,176 +1,125 @@
-//! `cli-ascii`: watch the expectimax AI play 2048, play yourself, analyse
-//! boards and run tournaments, in a terminal; tune and compare search
-//! settings.
+//! `cli-ascii`: watch the expectimax AI play 2048, play yourself and
+//! analyse boards, in a terminal. The lab (tournaments, comparisons, tuning,
+//! training, the endgame tables) is the package's other program, `lab`;
+//! what both share is the package's library.
 //!
-//! The binary is glue: the rules live in game-core and the search in
-//! solver-expectimax; this crate holds the command line, the rendering, the
-//! key handling and the output formats. All output goes through locked
+//! The binary is glue: the rules live in game-core and the search behind
+//! engine; this program holds the command line, the rendering, the key
+//! handling and the output formats. All output goes through locked
 //! stdout/stderr handles (never `println!`), so that a closed pipe is an
 //! error we can see and end on quietly.
 
-mod agreement;
 mod analyze;
 mod best;
 mod cli;
-mod compare;
-mod distill;
 mod keys;
 mod layout;
 mod play;
 mod render;
-mod setup;
 mod term;
-mod tournament;
-mod train;
-mod tune;
 mod watch;
 
+use std::ffi::OsString;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::error::{ContextKind, ContextValue, ErrorKind};
+use cli_ascii::LAB_COMMANDS;
+use cli_ascii::exit::{Usage, clap_exit, finish};
 
 use crate::cli::Command;
 
+/// The game's usage errors: `watch` runs when no command is named, and a
+/// command or option it does not know may be the lab's.
+const USAGE: Usage = Usage {
+    default: Some("watch"),
+    elsewhere: Some(
+        "tournaments, comparisons, tuning, training and the tables are the lab's, another \
+         program (see `lab --help`)",
+    ),
+};
+
 fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if let Some(command) = lab_command(&args) {
+        return forward_to_lab(command, &args);
+    }
     let cli = match cli::parse() {
         Ok(cli) => cli,
-        Err(err) => return clap_exit(&err),
+        Err(err) => return clap_exit(&err, &cli::command(), USAGE),
     };
-    let result = match cli.command {
+    finish(match cli.command {
         None => watch::run(&cli.watch),
         Some(Command::Watch(args)) => watch::run(&args),
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Analyze(args)) => analyze::run(&args),
-        Some(Command::Tournament(args)) => tournament::run(&args).map(|()| ExitCode::SUCCESS),
-        Some(Command::Tune(args)) => tune::run(&args).map(|()| ExitCode::SUCCESS),
-        Some(Command::Agreement(args)) => agreement::run(&args).map(|()| ExitCode::SUCCESS),
-        Some(Command::Train(args)) => train::run(&args).map(|()| ExitCode::SUCCESS),
-        Some(Command::ExportWeights(args)) => train::export(&args).map(|()| ExitCode::SUCCESS),
-        Some(Command::Compare(args)) => compare::run(&args),
-        Some(Command::Tables(cli::TablesCommand::Distill(args))) => {
-            distill::distill(&args).map(|()| ExitCode::SUCCESS)
-        }
-        Some(Command::Tables(cli::TablesCommand::Coverage(args))) => {
-            distill::coverage(&args).map(|()| ExitCode::SUCCESS)
-        }
-        Some(Command::Tables(cli::TablesCommand::Build(args))) => {
-            setup::build_tables(args.tables.as_deref(), args.tables_max_states, args.preset)
-                .map(|()| ExitCode::SUCCESS)
+    })
+}
+
+/// The lab command an old command line names (`tournament ...`, or
+/// `help tournament`), which moved to the `lab` program.
+fn lab_command(args: &[OsString]) -> Option<&'static str> {
+    let word = |i: usize| args.get(i).and_then(|a| a.to_str());
+    let name = match word(0)? {
+        "help" => word(1)?,
+        first => first,
+    };
+    LAB_COMMANDS.into_iter().find(|c| *c == name)
+}
+
+/// The `lab` program beside this one (as cargo builds and installs them).
+fn lab_program() -> io::Result<PathBuf> {
+    let me = std::env::current_exe()?;
+    Ok(me.with_file_name(format!("lab{}", std::env::consts::EXE_SUFFIX)))
+}
+
+/// Runs `lab` with the same arguments, after a note on stderr: the lab's
+/// commands moved there, and old command lines keep working for a release.
+fn forward_to_lab(command: &str, args: &[OsString]) -> ExitCode {
+    let mut err = io::stderr().lock();
+    let program = match lab_program() {
+        Ok(path) if path.is_file() => path,
+        found => {
+            let place = found.map_or_else(|e| format!("({e})"), |p| p.display().to_string());
+            let _ = writeln!(
+                err,
+                "error: `{command}` moved to the lab program, which is not beside this one \
+                 ({place}): from a clone, run `cargo run -p cli-ascii --bin lab -- {command} \
+                 ...` or build it with `cargo build -p cli-ascii --bin lab` (`cargo install \
+                 --path crates/cli-ascii` installs both)"
+            );
+            return ExitCode::FAILURE;
         }
     };
-    match result {
-        Ok(code) => code,
-        // A reader that stopped reading (`| head`) is not a failure, as for
-        // the usual Unix tools.
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
-        Err(err) => {
-            let _ = writeln!(io::stderr().lock(), "error: {err:#}");
+    let _ = writeln!(
+        err,
+        "note: `{command}` moved to the lab program: `lab {command} ...` \
+         (`cargo run -p cli-ascii --bin lab -- {command} ...`); this old form runs it for one \
+         more release"
+    );
+    drop(err);
+    run_instead(&program, args)
+}
+
+/// Replaces this process by `program` with `args`: signals (Ctrl-C, which
+/// `train` turns into a checkpoint), the exit code and the standard streams
+/// are then the lab's own.
+#[cfg(unix)]
+fn run_instead(program: &Path, args: &[OsString]) -> ExitCode {
+    use std::os::unix::process::CommandExt;
+    let failed = std::process::Command::new(program).args(args).exec();
+    let _ = writeln!(io::stderr().lock(), "error: cannot run {}: {failed}", program.display());
+    ExitCode::FAILURE
+}
+
+/// Runs `program` with `args` and ends with its exit code.
+#[cfg(not(unix))]
+fn run_instead(program: &Path, args: &[OsString]) -> ExitCode {
+    match std::process::Command::new(program).args(args).status() {
+        Ok(status) => ExitCode::from(status.code().map_or(1, |c| u8::try_from(c).unwrap_or(1))),
+        Err(e) => {
+            let _ = writeln!(io::stderr().lock(), "error: cannot run {}: {e}", program.display());
             ExitCode::FAILURE
         }
     }
-}
-
-/// Help and version go to stdout as clap prints them; a usage error becomes
-/// one `error: ...` line on stderr and exit code 2, clap's convention.
-fn clap_exit(err: &clap::Error) -> ExitCode {
-    if !err.use_stderr() {
-        let _ = err.print();
-        return ExitCode::SUCCESS;
-    }
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(line) = our_words(err, &cli::command(), &args) {
-        let _ = writeln!(io::stderr().lock(), "{line}");
-        return ExitCode::from(2);
-    }
-    // clap's message, up to its first blank line (which leaves out the
-    // usage and tips), joined into one line: `[possible values: ...]` stays,
-    // and so does a tip that names a similar subcommand or option.
-    let rendered = err.to_string();
-    let message: Vec<&str> = rendered
-        .lines()
-        .skip_while(|l| l.trim().is_empty())
-        .take_while(|l| !l.trim().is_empty())
-        .map(str::trim)
-        .collect();
-    let message = message.join(" ");
-    let line = if message.starts_with("error:") { message } else { format!("error: {message}") };
-    // clap says "a similar subcommand exists: ..." for one suggestion and
-    // "some similar subcommands exist: ..." for several.
-    let tip = rendered
-        .lines()
-        .map(str::trim)
-        .find(|l| l.starts_with("tip: a similar") || l.starts_with("tip: some similar"));
-    let line = match tip {
-        Some(tip) => format!("{line} ({})", tip.trim_start_matches("tip: ")),
-        None => format!("{line} (see --help)"),
-    };
-    let _ = writeln!(io::stderr().lock(), "{line}");
-    ExitCode::from(2)
-}
-
-/// Our own message for the usage errors clap words unhelpfully, given the
-/// command line `args` (without the program's name): a command that needs
-/// a subcommand (clap prints the command's description as the error), and
-/// an option of other commands than the one run (clap's tip names any
-/// option that looks alike: `--games` for `watch` got `--tables`).
-fn our_words(err: &clap::Error, cmd: &clap::Command, args: &[String]) -> Option<String> {
-    // The subcommands named on the command line, in order.
-    let mut path: Vec<&clap::Command> = Vec::new();
-    let mut here = cmd;
-    for arg in args {
-        if let Some(sub) = here.find_subcommand(arg) {
-            path.push(sub);
-            here = sub;
-        }
-    }
-    let names = |cmds: &[&clap::Command]| -> String {
-        let names: Vec<&str> = cmds.iter().map(|c| c.get_name()).collect();
-        match names.as_slice() {
-            [] => String::new(),
-            [one] => (*one).to_owned(),
-            [init @ .., last] => format!("{} and {last}", init.join(", ")),
-        }
-    };
-    let run = if path.is_empty() {
-        "watch (the default command)".to_owned()
-    } else {
-        path.iter().map(|c| c.get_name()).collect::<Vec<_>>().join(" ")
-    };
-    match err.kind() {
-        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let subs: Vec<&clap::Command> =
-                here.get_subcommands().filter(|s| s.get_name() != "help").collect();
-            Some(format!(
-                "error: `{run}` needs a subcommand: {} (see `cli-ascii {run} --help`)",
-                names(&subs)
-            ))
-        }
-        ErrorKind::UnknownArgument => {
-            let ContextValue::String(given) = err.get(ContextKind::InvalidArg)? else {
-                return None;
-            };
-            let long = given.strip_prefix("--")?.split('=').next()?;
-            let owners: Vec<&clap::Command> = cmd
-                .get_subcommands()
-                .filter(|sub| sub.get_arguments().any(|a| a.get_long() == Some(long)))
-                .collect();
-            (!owners.is_empty()).then(|| {
-                format!(
-                    "error: unexpected argument '--{long}' found: {} {} it, not {run}",
-                    names(&owners),
-                    if owners.len() == 1 { "takes" } else { "take" }
-                )
-            })
-        }
-        _ => None,
-    }
-}
-
-/// Whether an error comes from writing to a closed pipe, anywhere in its
-/// chain (as ripgrep's `main.rs` checks).
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-    })
 }

@@ -5,16 +5,18 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use cli_ascii::args::PlayerKind;
+use cli_ascii::fit;
+use cli_ascii::setup::{self, AnyPlayer, PlayerSpec};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use engine::{Choice, Played, Player, Values, WIN_TILE};
 use game_core::{Direction, Game, GameBoard, PlayError};
 
 use crate::best;
-use crate::cli::{PlayArgs, PlayerKind};
+use crate::cli::PlayArgs;
 use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE};
 use crate::layout;
 use crate::render;
-use crate::setup::{self, AnyPlayer, PlayerSpec};
 use crate::term::{self, TerminalGuard};
 
 /// What a key asks for.
@@ -394,14 +396,14 @@ fn play_loop<B: GameBoard>(
     }
     let mut out = BufWriter::new(io::stdout().lock());
     let flow = loop {
-        term::draw_frame(&mut out, &screen(&session, color, layout::terminal_size()))?;
+        term::draw_frame(&mut out, &screen(&session, color, fit::terminal_size()))?;
         let Event::Key(key) = event::read()? else { continue };
         let searches = session.hint_line().is_none() && !session.game().is_over();
         if action_for(&key) == Some(Action::Hint) && searches {
             // The search can take a while: say so before it starts, so the
             // screen does not look frozen.
             session.set_message("thinking…");
-            term::draw_frame(&mut out, &screen(&session, color, layout::terminal_size()))?;
+            term::draw_frame(&mut out, &screen(&session, color, fit::terminal_size()))?;
         }
         match session.handle_key(&key) {
             Flow::Continue => {}
@@ -497,7 +499,7 @@ fn help_screen(cols: usize, rows: usize) -> Vec<String> {
         lines.truncate(rows.saturating_sub(1));
         lines.push(back);
     }
-    lines.iter().map(|l| layout::cut(l, cols)).collect()
+    lines.iter().map(|l| fit::cut(l, cols)).collect()
 }
 
 /// `text` in lines of at most `width` characters, broken at spaces.

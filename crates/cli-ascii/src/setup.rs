@@ -13,11 +13,11 @@ use engine::{
 };
 use game_core::{AnyBoard, Game, GameBoard, Rules, RulesBuilder, TurnRule};
 
-use crate::cli::{Options, PlayerKind, RulesArgs, SearchArgs, SearchSettings};
+use crate::args::{Options, PlayerKind, RulesArgs, SearchArgs, SearchSettings};
 
 /// The rules the options ask for, and their board size, checked by
 /// game-core: the games are then [`AnyBoard`]'s of that size.
-pub(crate) fn rules(args: &RulesArgs) -> anyhow::Result<Rules> {
+pub fn rules(args: &RulesArgs) -> anyhow::Result<Rules> {
     let turn_rule = if args.tutorial_rules { TurnRule::Tutorial } else { TurnRule::Standard };
     let builder = RulesBuilder {
         four_probability: args.four_probability,
@@ -30,22 +30,22 @@ pub(crate) fn rules(args: &RulesArgs) -> anyhow::Result<Rules> {
 
 /// A new game of `size` x `size` under `rules` (the size checked by
 /// [`rules`]), from `seed`.
-pub(crate) fn new_game(size: usize, rules: Rules, seed: u64) -> anyhow::Result<Game<AnyBoard>> {
+pub fn new_game(size: usize, rules: Rules, seed: u64) -> anyhow::Result<Game<AnyBoard>> {
     Ok(Game::with_size(size, rules, seed)?)
 }
 
 /// `err` in this program's words.
-pub(crate) fn spec_error(err: &SpecError) -> anyhow::Error {
+pub fn spec_error(err: &SpecError) -> anyhow::Error {
     anyhow::anyhow!(err.message(&Options))
 }
 
 /// The time per move of a game's player on boards above 4x4 when no depth
 /// or time is given ([`SolverSpec::with_big_board_budget`]): it keeps
 /// `watch --size 5` fluid.
-pub(crate) const BIG_BOARD_BUDGET: Duration = Duration::from_millis(50);
+pub const BIG_BOARD_BUDGET: Duration = Duration::from_millis(50);
 
 /// The seed given, or one from the clock.
-pub(crate) fn seed_or_clock(seed: Option<u64>) -> (u64, bool) {
+pub fn seed_or_clock(seed: Option<u64>) -> (u64, bool) {
     match seed {
         Some(seed) => (seed, false),
         None => (engine::clock_seed(), true),
@@ -54,13 +54,13 @@ pub(crate) fn seed_or_clock(seed: Option<u64>) -> (u64, bool) {
 
 /// The random player's own seed for a game's seed, so that its choices
 /// do not follow the spawns' stream.
-pub(crate) fn random_player_seed(game_seed: u64) -> u64 {
+pub fn random_player_seed(game_seed: u64) -> u64 {
     !game_seed
 }
 
 /// The endgame tables' folder: `given`, or cli-ascii-2048/endgame in the
 /// user's cache folder.
-pub(crate) fn tables_dir(given: Option<&Path>) -> anyhow::Result<PathBuf> {
+pub fn tables_dir(given: Option<&Path>) -> anyhow::Result<PathBuf> {
     engine::tables_dir(given)
         .context("this system has no cache folder: choose one with --tables DIR")
 }
@@ -69,7 +69,7 @@ pub(crate) fn tables_dir(given: Option<&Path>) -> anyhow::Result<PathBuf> {
 /// process, their files mapped: [`engine::open_tables`]) and checked as
 /// `check` says, or built there, with a progress line on stderr while a
 /// table is built.
-pub(crate) fn open_tables(
+pub fn open_tables(
     dir: &Path,
     formations: &[Formation],
     check: Check,
@@ -106,7 +106,7 @@ pub(crate) fn open_tables(
 
 /// `tables build`: every table `preset` plays by read and checked in
 /// full, or built; then where they are and their size.
-pub(crate) fn build_tables(
+pub fn build_tables(
     dir: Option<&Path>,
     max_states: Option<u64>,
     preset: Preset,
@@ -129,7 +129,7 @@ pub(crate) fn build_tables(
 
 /// The endgame tables the options ask for (`--endgame`, or the corner
 /// preset) for games of `size` x `size` under `rules`, if any.
-pub(crate) fn endgame_of(
+pub fn endgame_of(
     settings: &SearchSettings,
     size: usize,
     rules: &Rules,
@@ -160,15 +160,15 @@ pub(crate) fn endgame_of(
 /// Who plays: the kind of player, and the solver of an expectimax player
 /// (its settings, the network of a learned search, the endgame tables).
 #[derive(Debug, Clone)]
-pub(crate) struct PlayerSpec {
-    pub(crate) kind: PlayerKind,
-    pub(crate) solver: SolverSpec,
+pub struct PlayerSpec {
+    pub kind: PlayerKind,
+    pub solver: SolverSpec,
 }
 
 impl PlayerSpec {
     /// The player the options ask for in games of `size` x `size` under
     /// `rules`, with its endgame tables read (or built) now.
-    pub(crate) fn of(args: &SearchArgs, size: usize, rules: &Rules) -> anyhow::Result<PlayerSpec> {
+    pub fn of(args: &SearchArgs, size: usize, rules: &Rules) -> anyhow::Result<PlayerSpec> {
         let endgame = match args.player {
             PlayerKind::Expectimax => endgame_of(&args.settings, size, rules)?,
             PlayerKind::Random => None,
@@ -184,12 +184,12 @@ impl PlayerSpec {
     }
 
     /// The solver of an expectimax player on `size` x `size` boards.
-    pub(crate) fn solver(&self, size: usize) -> anyhow::Result<Solver> {
+    pub fn solver(&self, size: usize) -> anyhow::Result<Solver> {
         self.solver.build(size).map_err(|e| spec_error(&e))
     }
 
     /// The search threads of an expectimax player (1 for the random one).
-    pub(crate) fn threads(&self) -> usize {
+    pub fn threads(&self) -> usize {
         match self.kind {
             PlayerKind::Expectimax => self.solver.threads().unwrap_or(1),
             PlayerKind::Random => 1,
@@ -198,7 +198,7 @@ impl PlayerSpec {
 }
 
 /// Who plays, as the status line and the summary name it.
-pub(crate) fn who_plays(args: &SearchArgs, size: usize) -> String {
+pub fn who_plays(args: &SearchArgs, size: usize) -> String {
     match args.player {
         PlayerKind::Expectimax => format!("expectimax, preset {}", args.settings.preset(size)),
         PlayerKind::Random => "random player".to_owned(),
@@ -207,14 +207,14 @@ pub(crate) fn who_plays(args: &SearchArgs, size: usize) -> String {
 
 /// Either player, behind one type.
 #[derive(Debug)]
-pub(crate) enum AnyPlayer {
+pub enum AnyPlayer {
     Expectimax(ExpectimaxPlayer),
     Random(RandomPlayer),
 }
 
 impl AnyPlayer {
     /// The player the options ask for, for the game played from `seed`.
-    pub(crate) fn new(spec: &PlayerSpec, size: usize, seed: u64) -> anyhow::Result<Self> {
+    pub fn new(spec: &PlayerSpec, size: usize, seed: u64) -> anyhow::Result<Self> {
         Ok(match spec.kind {
             PlayerKind::Expectimax => {
                 AnyPlayer::Expectimax(ExpectimaxPlayer::with_solver(spec.solver(size)?))
@@ -242,19 +242,18 @@ impl<B: GameBoard> Player<B> for AnyPlayer {
 
 /// Whether to colour: not with --no-color, not when NO_COLOR is set to
 /// anything non-empty (<https://no-color.org>).
-pub(crate) fn use_color(no_color: bool) -> bool {
+pub fn use_color(no_color: bool) -> bool {
     !no_color && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// Whether stdout is a terminal.
-pub(crate) fn stdout_is_terminal() -> bool {
+pub fn stdout_is_terminal() -> bool {
     std::io::stdout().is_terminal()
 }
 
 #[cfg(test)]
 mod tests {
     use engine::Preset;
-    use solver_expectimax::Depth;
 
     use super::*;
 
@@ -288,7 +287,10 @@ mod tests {
         let big = config_of(&search(None, None), 5);
         assert_eq!(big.depth, Preset::Heuristic.config().depth);
         assert_eq!(big.time_budget, Some(BIG_BOARD_BUDGET));
-        assert_eq!(config_of(&search(Some(3), None), 6).depth, Depth::Fixed(3));
+        // --depth holds on a big board as on 4x4, with no budget.
+        let fixed = config_of(&search(Some(3), None), 6);
+        assert_eq!(fixed.depth, config_of(&search(Some(3), None), 4).depth);
+        assert_eq!(fixed.time_budget, None);
         let timed = config_of(&search(None, Some(40)), 8);
         assert_eq!(timed.time_budget, Some(Duration::from_millis(40)));
         assert_eq!(timed.threads, 1);

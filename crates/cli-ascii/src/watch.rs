@@ -6,15 +6,17 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use cli_ascii::args::PlayerKind;
+use cli_ascii::fit;
+use cli_ascii::setup::{self, AnyPlayer, PlayerSpec};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use engine::{Choice, Player};
 use game_core::{Game, GameBoard, Rules};
 
-use crate::cli::{PlayerKind, WatchArgs};
+use crate::cli::WatchArgs;
 use crate::keys::WATCH_KEYS;
 use crate::layout;
 use crate::render::{self, bordered_with_score, short_count};
-use crate::setup::{self, AnyPlayer, PlayerSpec};
 use crate::term::{self, TerminalGuard};
 
 /// The pause between moves on a terminal when --delay-ms is not given:
@@ -221,7 +223,7 @@ fn watch_live(
     drop(guard);
     // On the normal screen, so the result stays after the program ends.
     let mut out = io::stdout().lock();
-    let summary = game_summary(watch, &game, layout::terminal_size().0);
+    let summary = game_summary(watch, &game, fit::terminal_size().0);
     out.write_all(summary.as_bytes())?;
     Ok(quit.unwrap_or(ExitCode::SUCCESS))
 }
@@ -285,7 +287,7 @@ fn frame<B: GameBoard>(
     elapsed: Duration,
     footer: &str,
 ) -> Vec<String> {
-    let size = layout::terminal_size();
+    let size = fit::terminal_size();
     let cols = size.0;
     let title = ["2048".to_owned(), format!("seed {}", watch.seed), watch.who.clone()];
     let head = [layout::fit_fields(&title, " · ", cols)];

@@ -1,7 +1,9 @@
 //! The example outputs in README.md and docs/cli.md are what the commands
 //! print: every ```console block's `$ cargo run -q -p cli-ascii -- ARGS`
-//! runs the built binary with ARGS and its output is compared with the
-//! lines under it. See: issue 18, item 2.
+//! runs the built game with ARGS (`$ cargo run -q -p cli-ascii --bin lab --
+//! ARGS` the lab) and its output is compared with the lines under it. An
+//! old lab command line that names `cli-ascii` runs the lab through the
+//! game, as a user's would. See: issue 18, item 2.
 //!
 //! What the blocks may use, and what is not compared:
 //! - `| head -N` after the arguments keeps the first N lines, as the shell would.
@@ -22,10 +24,13 @@ use std::path::PathBuf;
 use std::io::{BufRead, BufReader, Read};
 use std::process::ExitStatus;
 
-use crate::util::{run, spawn_piped};
+use crate::util::{cli, lab, run_with, spawn_piped_with};
 
-/// The prefix of a command this test runs.
+/// The prefix of a command of the game this test runs.
 const PROMPT: &str = "$ cargo run -q -p cli-ascii -- ";
+
+/// The prefix of a command of the lab this test runs.
+const LAB_PROMPT: &str = "$ cargo run -q -p cli-ascii --bin lab -- ";
 
 /// The marker that excludes the next block, followed by its reason.
 const SKIP: &str = "<!-- docs-test: skip (";
@@ -35,6 +40,8 @@ const SKIP: &str = "<!-- docs-test: skip (";
 struct Example {
     /// Where the command is, for messages: `README.md:30`.
     place: String,
+    /// Whether the command is the lab's ([`LAB_PROMPT`]).
+    lab: bool,
     command: String,
     output: Vec<String>,
 }
@@ -85,13 +92,15 @@ fn examples(name: &str, text: &str) -> (Vec<Example>, usize) {
             if !line.starts_with('$') {
                 continue;
             }
-            let command = line.strip_prefix(PROMPT).unwrap_or_else(|| {
-                panic!(
-                    "{name}:{}: `{line}` is not `{PROMPT}...`: write it so, or mark the block \
-                     with `{SKIP}reason) -->`",
+            let (lab, command) = match (line.strip_prefix(LAB_PROMPT), line.strip_prefix(PROMPT)) {
+                (Some(command), _) => (true, command),
+                (None, Some(command)) => (false, command),
+                (None, None) => panic!(
+                    "{name}:{}: `{line}` is not `{PROMPT}...` or `{LAB_PROMPT}...`: write it so, \
+                     or mark the block with `{SKIP}reason) -->`",
                     start + offset + 1
-                )
-            });
+                ),
+            };
             let mut output: Vec<String> = body[offset + 1..]
                 .iter()
                 .take_while(|l| !l.starts_with('$'))
@@ -103,6 +112,7 @@ fn examples(name: &str, text: &str) -> (Vec<Example>, usize) {
             }
             found.push(Example {
                 place: format!("{name}:{}", start + offset + 1),
+                lab,
                 command: command.to_owned(),
                 output,
             });
@@ -159,8 +169,12 @@ fn mask(line: &str) -> String {
 /// The first `n` lines of stdout, as `| head -n` takes them: the pipe is
 /// closed after them, so the program must end quietly and at once (a whole
 /// transcript would take a second).
-fn first_lines(args: &[String], n: usize) -> (ExitStatus, String, Vec<u8>) {
-    let mut child = spawn_piped(args);
+fn first_lines(
+    program: std::process::Command,
+    args: &[String],
+    n: usize,
+) -> (ExitStatus, String, Vec<u8>) {
+    let mut child = spawn_piped_with(program, args);
     let mut reader = BufReader::new(child.stdout.take().expect("stdout is piped"));
     let mut text = String::new();
     for _ in 0..n {
@@ -201,13 +215,15 @@ fn check(example: &Example) {
         }
     };
     let words = words(args);
+    let program = if example.lab { lab() } else { cli() };
     let (status, stdout, stderr) = match head {
         None => {
-            let out = run(&words.iter().map(String::as_str).collect::<Vec<_>>(), None);
+            let args: Vec<&str> = words.iter().map(String::as_str).collect();
+            let out = run_with(program, &args, None);
             let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
             (out.status, stdout, out.stderr)
         }
-        Some(n) => first_lines(&words, n),
+        Some(n) => first_lines(program, &words, n),
     };
     assert!(
         status.success(),
@@ -250,7 +266,7 @@ fn cli_doc_examples_are_real_output() {
 #[test]
 fn the_parser_reads_blocks_markers_and_wildcards() {
     let text = "x\n  ```console\n  $ cargo run -q -p cli-ascii -- a 'b c'\n  one\n  ...\n\n  \
-                $ cargo run -q -p cli-ascii -- d | head -2\n  two\n  ```\n\
+                $ cargo run -q -p cli-ascii --bin lab -- d | head -2\n  two\n  ```\n\
                 <!-- docs-test: skip (slow) -->\n```console\n$ cargo run --release x\n```\n";
     let (found, skipped) = examples("t.md", text);
     assert_eq!(skipped, 1);
@@ -258,6 +274,7 @@ fn the_parser_reads_blocks_markers_and_wildcards() {
     assert_eq!(words(&found[0].command), ["a", "b c"]);
     assert_eq!(found[0].output, ["one", "..."]);
     assert_eq!(found[1].command, "d | head -2");
+    assert!(!found[0].lab && found[1].lab);
     let lines = |s: &[&str]| s.iter().map(|l| (*l).to_owned()).collect::<Vec<_>>();
     assert!(matches(&lines(&["one", "..."]), &lines(&["one", "x", "y"])));
     assert!(matches(&lines(&["...", "y"]), &lines(&["one", "x", "y"])));

@@ -1,7 +1,7 @@
 //! Every invalid input: one `error:` line naming the problem, a non-zero
 //! exit code, no panic.
 
-use crate::util::error_of;
+use crate::util::{error_of, lab, run_with};
 
 #[test]
 fn unknown_preset() {
@@ -193,19 +193,35 @@ fn bad_values_and_flags() {
 /// description as the error). See: issue 55, item 16.
 #[test]
 fn an_option_of_another_command_and_a_missing_subcommand_are_named() {
+    // The game names the lab for what it does not know.
+    let lab_note = "; tournaments, comparisons, tuning, training and the tables are the lab's, \
+                    another program (see `lab --help`)\n";
     let err = error_of(&["--games", "0"], None, 2, "unexpected argument '--games'");
-    assert_eq!(
-        err,
-        "error: unexpected argument '--games' found: tournament, tune, agreement and compare \
-         take it, not watch (the default command)\n"
-    );
+    assert!(err.ends_with(lab_note), "{err}");
     let err = error_of(&["play", "--csv=x.csv"], None, 2, "'--csv'");
-    assert_eq!(err, "error: unexpected argument '--csv' found: tournament takes it, not play\n");
+    assert_eq!(err, format!("error: unexpected argument '--csv' found (see --help){lab_note}"));
+    // The lab names its commands that take an option.
+    let err = error_of(&["tune", "--csv=x.csv"], None, 2, "'--csv'");
+    assert_eq!(err, "error: unexpected argument '--csv' found: tournament takes it, not tune\n");
+    let out = run_with(lab(), &["--games", "3"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: unexpected argument '--games' found: tournament, compare, tune and agreement \
+         take it, after its name (`lab tournament --games ...`)\n"
+    );
     let err = error_of(&["tables"], None, 2, "needs a subcommand");
     assert_eq!(
         err,
-        "error: `tables` needs a subcommand: build, distill and coverage (see `cli-ascii tables \
+        "error: `tables` needs a subcommand: build, distill and coverage (see `lab tables \
          --help`)\n"
+    );
+    let out = run_with(lab(), &[], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: `lab` needs a subcommand: tournament, compare, tune, agreement, train, \
+         export-weights and tables (see `lab --help`)\n"
     );
     // A slip of the pen still gets clap's tip.
     let err = error_of(&["tournament", "--gamez", "3"], None, 2, "'--gamez'");
@@ -214,8 +230,15 @@ fn an_option_of_another_command_and_a_missing_subcommand_are_named() {
 
 #[test]
 fn a_misspelt_subcommand_gets_the_likely_one() {
-    let err = error_of(&["tournment"], None, 2, "unrecognized subcommand 'tournment'");
+    let out = run_with(lab(), &["tournment"], None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.starts_with("error: unrecognized subcommand 'tournment'"), "{err}");
     assert!(err.contains("similar subcommands exist: 'tune', 'tournament')"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // The game has no such command, and says where the lab's are.
+    let err = error_of(&["tournment"], None, 2, "unrecognized subcommand 'tournment'");
+    assert!(err.contains("(see `lab --help`)"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 

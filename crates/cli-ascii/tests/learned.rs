@@ -39,7 +39,7 @@ fn the_weights_are_found_where_the_environment_says() {
     let copy = dir.join("copy.n2048");
     std::fs::copy(ntuple::SHIPPED_WEIGHTS, &copy).unwrap();
     let run = |weights: &std::path::Path| {
-        crate::util::cli()
+        crate::util::lab()
             .env("N2048_WEIGHTS", weights)
             .args(["tournament", "--preset", "ntuple", "--depth", "1", "--games", "1"])
             .args(["--max-moves", "20", "--csv"])
@@ -75,7 +75,7 @@ fn a_resume_with_another_network_at_the_same_path_is_refused() {
     let (weights, games) = (dir.join("net.n2048"), dir.join("games.csv"));
     std::fs::copy(ntuple::SHIPPED_WEIGHTS, &weights).unwrap();
     let run = |n: &str| {
-        crate::util::cli()
+        crate::util::lab()
             .args(["tournament", "--preset", "ntuple", "--depth", "1", "--max-moves", "10"])
             .args(["--games", n, "--resume", "--weights"])
             .arg(&weights)

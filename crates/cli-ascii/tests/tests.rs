@@ -1,5 +1,6 @@
 //! The one integration test binary: everything here drives the real
-//! `cli-ascii` executable through `std::process::Command`.
+//! executables, the game `cli-ascii` and the lab `lab`, through
+//! `std::process::Command`.
 //!
 //! Golden outputs live in `tests/golden/`; run with `UPDATE_GOLDEN=1` to
 //! rewrite them, then read the diff before committing.

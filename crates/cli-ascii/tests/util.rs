@@ -1,20 +1,42 @@
-//! Running the binary and comparing with golden files.
+//! Running the programs and comparing with golden files.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// The binary under test, with a clean environment for colours.
+/// The game, `cli-ascii`, with a clean environment for colours.
 pub(crate) fn cli() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cli-ascii"));
+    program(env!("CARGO_BIN_EXE_cli-ascii"))
+}
+
+/// The lab, `lab`, with a clean environment for colours.
+pub(crate) fn lab() -> Command {
+    program(env!("CARGO_BIN_EXE_lab"))
+}
+
+fn program(path: &str) -> Command {
+    let mut cmd = Command::new(path);
     cmd.env_remove("NO_COLOR").stdin(Stdio::null());
     cmd
 }
 
-/// Runs the binary with `args` and, if given, `stdin`.
+/// The program whose command `args` start with: the lab for its commands,
+/// else the game (the tests of `cli-ascii tournament`, the old form that
+/// runs the lab, are in tournament.rs).
+pub(crate) fn for_args<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Command {
+    let first = args.first().and_then(|a| a.as_ref().to_str());
+    if first.is_some_and(|a| cli_ascii::LAB_COMMANDS.contains(&a)) { lab() } else { cli() }
+}
+
+/// Runs the program of `args` ([`for_args`]) with `args` and, if given,
+/// `stdin`.
 pub(crate) fn run(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut cmd = cli();
+    run_with(for_args(args), args, stdin)
+}
+
+/// Runs `cmd` with `args` and, if given, `stdin`.
+pub(crate) fn run_with(mut cmd: Command, args: &[&str], stdin: Option<&str>) -> Output {
     cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
     if stdin.is_some() {
         cmd.stdin(Stdio::piped());
@@ -27,15 +49,20 @@ pub(crate) fn run(args: &[&str], stdin: Option<&str>) -> Output {
     child.wait_with_output().expect("the binary ends")
 }
 
-/// Starts the binary with `args`, its stdout and stderr piped to the test.
+/// Starts the program of `args` ([`for_args`]) with `args`, its stdout and
+/// stderr piped to the test.
 #[track_caller]
 pub(crate) fn spawn_piped<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> std::process::Child {
-    cli()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts")
+    spawn_piped_with(for_args(args), args)
+}
+
+/// Starts `cmd` with `args`, its stdout and stderr piped to the test.
+#[track_caller]
+pub(crate) fn spawn_piped_with<S: AsRef<std::ffi::OsStr>>(
+    mut cmd: Command,
+    args: &[S],
+) -> std::process::Child {
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the binary starts")
 }
 
 /// Runs the binary with `args` like [`run`], but kills it and fails the test
@@ -49,7 +76,7 @@ pub(crate) fn run_within(args: &[&str], limit: Duration) -> Output {
         if started.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("`cli-ascii {}` still ran after {limit:?}", args.join(" "));
+            panic!("`{}` still ran after {limit:?}", args.join(" "));
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -62,7 +89,7 @@ pub(crate) fn stdout_of(args: &[&str]) -> String {
     let out = run(args, None);
     assert!(
         out.status.success(),
-        "`cli-ascii {}` failed ({}): {}",
+        "`{}` failed ({}): {}",
         args.join(" "),
         out.status,
         String::from_utf8_lossy(&out.stderr)

@@ -1,13 +1,13 @@
 """py2048.distributed against a real Ray cluster: a head and a worker node,
 one CPU each, started with `ray start` on this machine; the records equal
-`cli-ascii tournament`'s and `compare`'s for the same seeds, a worker or a
+`lab tournament`'s and `compare`'s for the same seeds, a worker or a
 node killed mid-run loses no game and is one line of output, a resumed run
 plays only the missing seeds. docs/python.md's multi-node commands run as
 written on a second cluster of their own (token authentication), and a
 wrong address fails within seconds.
 
 Needs the `ray` extra (CI installs it: ci-requirements.txt) and the
-cli-ascii binary (PY2048_CLI, which ci.sh sets; else target/debug or
+lab binary (PY2048_CLI, which ci.sh sets; else target/debug or
 target/release of this checkout). Outside CI a missing one skips."""
 
 from __future__ import annotations
@@ -45,13 +45,13 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def _cli() -> str:
     given = os.environ.get("PY2048_CLI")
-    candidates = [given] if given else [str(ROOT / "target" / p / "cli-ascii") for p in ("debug", "release")]
+    candidates = [given] if given else [str(ROOT / "target" / p / "lab") for p in ("debug", "release")]
     for c in candidates:
         if c and os.path.isfile(c):
             return c
     if CI:
-        pytest.fail(f"the cli-ascii binary is missing (looked for {candidates})")
-    pytest.skip("no cli-ascii binary: cargo build -p cli-ascii")
+        pytest.fail(f"the lab binary is missing (looked for {candidates})")
+    pytest.skip("no lab binary: cargo build -p cli-ascii --bin lab")
 
 
 def _free_port() -> int:
@@ -463,7 +463,7 @@ def test_the_records_format_is_the_clis(tmp_path):
 
 
 def _cli_file(csv: Path, args: list[str]) -> str:
-    """Plays ``args`` with cli-ascii into ``csv``; the file's text."""
+    """Plays ``args`` with the lab into ``csv``; the file's text."""
     subprocess.run([_cli(), "tournament", *args, "--csv", str(csv)], check=True, capture_output=True)
     return csv.read_text()
 

@@ -8,14 +8,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use cli_ascii::args::{PlayerKind, SearchArgs};
+use cli_ascii::setup::{self, AnyPlayer, PlayerSpec};
 use game_core::{Game, GameBoard, Rules};
 use records::Record;
 use records::log::{Existing, Log, OpenError};
 use records::summary::{MILESTONES, Summary};
 use solver_expectimax::{Choice, Player, SearchThreads, TournamentSpec};
 
-use crate::cli::{PlayerKind, SearchArgs, TournamentArgs};
-use crate::setup::{self, AnyPlayer, PlayerSpec};
+use crate::cli::TournamentArgs;
 
 pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let rules = setup::rules(&args.rules)?;
@@ -489,14 +490,14 @@ impl Progress {
             return;
         }
         let line = progress_line(self.games, self.max_moves, self.started.elapsed(), state);
-        let cols = crate::layout::terminal_size().0.saturating_sub(1).max(10);
+        let cols = cli_ascii::fit::terminal_size().0.saturating_sub(1).max(10);
         // A narrow terminal keeps the figures and drops the bar.
         let line = match line.split_once("] ") {
             Some((_, figures)) if cols < 60 => figures.to_owned(),
             _ => line,
         };
         // Progress is best effort: a stderr that fails must not stop games.
-        let _ = write!(io::stderr().lock(), "\r\x1b[2K{}", crate::layout::cut(&line, cols));
+        let _ = write!(io::stderr().lock(), "\r\x1b[2K{}", cli_ascii::fit::cut(&line, cols));
     }
 
     fn finish(&self) {

@@ -10,11 +10,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::Context;
 use clap::Parser;
+use cli_ascii::args::{PlayerKind, SearchArgs};
+use cli_ascii::setup::{self, AnyPlayer, PlayerSpec};
 use records::Record;
 use records::paired::{Comparison, Pair, Reach, Sprt, Verdict};
 
-use crate::cli::{CompareArgs, PlayerKind, PlayerOptions, SearchArgs};
-use crate::setup::{self, AnyPlayer, PlayerSpec};
+use crate::cli::{CompareArgs, PlayerOptions};
 use crate::tournament::{CsvLog, lock, settings_line};
 
 /// A player's options from the text of --a or --b.

@@ -14,12 +14,12 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Instant;
 
+use cli_ascii::setup;
 use engine::{Overrides, SolverSpec};
 use game_core::{Board, Direction, Game, Rules};
 use solver_expectimax::{Depth, Preset, Solver};
 
 use crate::cli::AgreementArgs;
-use crate::setup;
 
 /// Positions before this move are left out.
 const FIRST_MOVE: u64 = 300;
@@ -103,7 +103,7 @@ fn specs(args: &AgreementArgs) -> anyhow::Result<[(String, SolverSpec); 3]> {
 }
 
 /// The setting as the options gave it, e.g. `default, --depth-bonus 1`.
-fn setting_name(settings: &crate::cli::SearchSettings) -> String {
+fn setting_name(settings: &cli_ascii::args::SearchSettings) -> String {
     let mut name = settings.preset(4).to_string();
     let overrides = [
         ("--depth", settings.depth.map(|d| d.to_string())),
@@ -207,9 +207,9 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("agreement-tables-{}", std::process::id()));
         let tables = dir.to_str().unwrap().to_owned();
         let args = |extra: &[&str]| {
-            let line = ["cli-ascii", "agreement"].iter().chain(extra);
+            let line = ["lab", "agreement"].iter().chain(extra);
             match Cli::try_parse_from(line).unwrap().command {
-                Some(Command::Agreement(a)) => a,
+                Command::Agreement(a) => a,
                 other => panic!("{other:?}"),
             }
         };

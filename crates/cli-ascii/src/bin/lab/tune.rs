@@ -14,13 +14,13 @@
 
 use std::io::{self, Write};
 
+use cli_ascii::setup;
 use game_core::Rules;
 use records::Record;
 use records::summary::Summary;
 use solver_expectimax::{Algorithm, ExpectimaxPlayer, SearchConfig, TournamentSpec, Weights};
 
 use crate::cli::TuneArgs;
-use crate::setup;
 
 /// A tunable weight: how to read it and how to change it.
 struct Knob {

@@ -10,13 +10,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::Context;
+use cli_ascii::setup;
 use engine::{Overrides, SolverSpec};
 use game_core::{Board, Game, Rules};
 use solver_expectimax::endgame::{self, Endgame, Formation};
 use solver_expectimax::{Choice, ExpectimaxPlayer, Player, Preset, SearchThreads, play_game};
 
 use crate::cli::{CoverageArgs, DistillArgs};
-use crate::setup;
 
 /// The full corner tables in `dir` (or the cache folder), built if missing.
 fn full_tables(dir: Option<&Path>) -> anyhow::Result<Arc<Endgame>> {

@@ -199,7 +199,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
                     // A terminal's line is redrawn in place, so it must not wrap;
                     // a log file takes the whole line.
                     let cols = if tty {
-                        crate::layout::terminal_size().0.saturating_sub(1)
+                        cli_ascii::fit::terminal_size().0.saturating_sub(1)
                     } else {
                         usize::MAX
                     };
@@ -317,7 +317,7 @@ fn progress_line(p: &Progress, moves_per_second: f64, cols: usize) -> String {
         format!("{} ep · 16384 {:.1}% · {time}", p.episodes, 100.0 * p.reach[3]),
     ];
     let fits = forms.iter().find(|f| f.chars().count() <= cols);
-    fits.cloned().unwrap_or_else(|| crate::layout::cut(&forms[forms.len() - 1], cols))
+    fits.cloned().unwrap_or_else(|| cli_ascii::fit::cut(&forms[forms.len() - 1], cols))
 }
 
 /// `export-weights`: a checkpoint's network as a compact weights file, read
