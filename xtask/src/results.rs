@@ -113,7 +113,7 @@ const SHIPPED: &[Shipped] = &[
         about: "the corner heuristic five chance layers deep, and the corner tables where they \
                 apply ([endgame.md](endgame.md))",
         needs: "the corner tables: 6.7 GB on disk, built once on first use (5.5 minutes on 2 busy \
-                cores) or by `cli-ascii tables build --preset corner`, then mapped, not read into \
+                cores) or by `lab tables build --preset corner`, then mapped, not read into \
                 memory",
         records: &["corner-seeds-5441-5640", "corner-seeds-5641-5840", "corner-seeds-8061-8260"],
         played: "one search thread per game (the preset's), one or two games at once",
@@ -852,7 +852,7 @@ mod tests {
     #[test]
     fn renders_the_full_run() {
         let outcome = |records: Vec<Record>| Outcome {
-            command: "target/release/cli-ascii tournament --preset heuristic".to_owned(),
+            command: "target/release/lab tournament --preset heuristic".to_owned(),
             wall: Duration::from_secs(3),
             records,
         };
@@ -992,12 +992,9 @@ mod tests {
 
     #[test]
     fn a_recorded_run_says_how_it_was_played() {
-        let text = provenance(&RECORDED[0], "target/release/cli-ascii tournament", &machine());
+        let text = provenance(&RECORDED[0], "target/release/lab tournament", &machine());
         assert!(text.starts_with("Full games of the `fast` preset, seeds 1 to 200"), "{text}");
-        assert!(
-            text.contains("at commit abc1234: `target/release/cli-ascii tournament`"),
-            "{text}"
-        );
+        assert!(text.contains("at commit abc1234: `target/release/lab tournament`"), "{text}");
         assert!(
             text.contains("Test CPU (2 logical CPUs, 1.0 GiB, rustc 1.95.0), today."),
             "{text}"

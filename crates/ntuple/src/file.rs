@@ -112,7 +112,7 @@ impl fmt::Display for FileError {
             FileErrorKind::NotOurs(expected) => write!(f, "not {expected} (wrong magic bytes)"),
             FileErrorKind::Checkpoint => f.write_str(
                 "a training checkpoint, not a weights file: write its network as one with \
-                 `cli-ascii export-weights CHECKPOINT OUT` and use that",
+                 `lab export-weights CHECKPOINT OUT` and use that",
             ),
             FileErrorKind::Version(v) => {
                 write!(f, "format version {v}, this build reads versions 1 and 2")

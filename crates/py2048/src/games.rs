@@ -2,7 +2,7 @@
 //! (`py2048.distributed`): a player that plays a seeded game to its end
 //! without the GIL, the records file's format, and the paired statistics.
 //! The games are `engine::play_game`'s and the format and the
-//! statistics the `records` crate's, as in `cli-ascii tournament` and
+//! statistics the `records` crate's, as in `lab tournament` and
 //! `compare`, so that the same seeds give the same games and the same
 //! report.
 
@@ -103,7 +103,7 @@ impl GamePlayer {
     }
 
     /// Plays the game of `seed` to its end (or `max_moves`) with the GIL
-    /// released: a fresh solver for each game, as `cli-ascii tournament`
+    /// released: a fresh solver for each game, as `lab tournament`
     /// plays it, so that the same seed gives the same game.
     #[pyo3(signature = (seed, max_moves=None))]
     fn play(&self, py: Python<'_>, seed: u64, max_moves: Option<u64>) -> PyResult<RecordTuple> {
@@ -148,7 +148,7 @@ fn weights_checksum(path: PathBuf) -> u64 {
     engine::weights_checksum(&path).unwrap_or(0)
 }
 
-/// The settings that decide a player's games, as `cli-ascii tournament`
+/// The settings that decide a player's games, as `lab tournament`
 /// names them in a records file's first line (the engine writes both), so
 /// that a file one of them wrote resumes in the other.
 #[pyfunction]
@@ -181,7 +181,7 @@ fn settings_line(
     Ok(spec.settings_line(tables) + &engine::rules_line(size, &rules, max_moves))
 }
 
-/// A records file open for a run, as `cli-ascii tournament --csv` opens
+/// A records file open for a run, as `lab tournament --csv` opens
 /// one (`records::log`'s rules): a file that holds games is refused unless
 /// `resume` (keep its games, when it names the same settings) or `force`
 /// (write over it); a resumed file's last line cut short is dropped.
@@ -367,7 +367,7 @@ fn paired(
     Ok(d.unbind())
 }
 
-/// `cli-ascii compare`'s report of two players' records of the same seeds
+/// `lab compare`'s report of two players' records of the same seeds
 /// (`a_name`, `b_name`: how each was chosen).
 #[pyfunction]
 #[pyo3(signature = (a_name, b_name, first_seed, tile, a, b, sprt=None))]

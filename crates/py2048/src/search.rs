@@ -23,7 +23,7 @@ fn load_network(path: &Path) -> PyResult<Arc<engine::Network>> {
     if !path.is_file() {
         return Err(PyFileNotFoundError::new_err(format!(
             "the learned network's weights file {} does not exist: pass weights=PATH to an \
-             existing weights file (cli-ascii export-weights writes one)",
+             existing weights file (lab export-weights writes one)",
             path.display()
         )));
     }

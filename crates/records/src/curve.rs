@@ -1,4 +1,4 @@
-//! The learning curve `cli-ascii train` writes and `cargo xtask curve` and
+//! The learning curve `lab train` writes and `cargo xtask curve` and
 //! `versus` draw: a CSV row per window of self-play episodes.
 //!
 //! ```

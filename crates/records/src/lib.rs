@@ -1,8 +1,8 @@
 //! Per-game tournament records: one format, written and read here only
 //! (and, in [`curve`], the learning curve's CSV).
 //!
-//! A tournament (`cli-ascii tournament --csv FILE` or `--json FILE`) keeps
-//! one [`Record`] per finished game; `cli-ascii tournament --resume` reads
+//! A tournament (`lab tournament --csv FILE` or `--json FILE`) keeps
+//! one [`Record`] per finished game; `lab tournament --resume` reads
 //! the CSV back to skip the seeds it holds ([`log`] opens the file for a
 //! run, in both programs), and `cargo xtask results` reads the committed
 //! files under `docs/data/`. The CSV is a header line,

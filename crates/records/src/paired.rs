@@ -323,7 +323,7 @@ impl Comparison<'_> {
     /// The report of a comparison over `done` (its in-order seeds): the
     /// players, each one's reach rates from a little below the tile up to
     /// the largest tile either made, the paired figures of the tile and of
-    /// the scores, and the SPRT's verdict. The text `cli-ascii compare` and
+    /// the scores, and the SPRT's verdict. The text `lab compare` and
     /// py2048's `compare` print.
     pub fn report(&self, done: &[Pair<'_>], sprt: Option<&Sprt>) -> String {
         let mut s = String::new();

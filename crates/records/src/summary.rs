@@ -1,5 +1,5 @@
 //! What a set of games amounted to: reach rates, score statistics and
-//! speed, computed here once for every report (`cli-ascii tournament` and
+//! speed, computed here once for every report (`lab tournament` and
 //! `tune`, `cargo xtask results`).
 //!
 //! ```

@@ -44,7 +44,7 @@ struct Args {
     #[arg(long)]
     endgame: bool,
     /// The endgame tables' folder (default: cli-ascii-2048/endgame in the
-    /// user's cache folder, which `cli-ascii tables build` fills)
+    /// user's cache folder, which `lab tables build` fills)
     #[arg(long, value_name = "DIR", requires = "endgame")]
     tables: Option<PathBuf>,
 }

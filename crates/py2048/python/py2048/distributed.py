@@ -3,10 +3,10 @@
 Each game is a Ray task that plays one seed to its end in our Rust player,
 in-process and with the GIL released; the results stream back to the
 driver, which appends each finished game to its records file at once (the
-format of ``cli-ascii tournament --csv``), so a run cut off keeps every
+format of ``lab tournament --csv``), so a run cut off keeps every
 finished game and the same call with ``resume=True`` plays only the missing
 seeds. The players are deterministic: a seed gives the same game as
-``cli-ascii tournament`` with the same options (seed, score, largest tile
+``lab tournament`` with the same options (seed, score, largest tile
 and moves; only the times differ).
 
 Needs the ``ray`` extra (``pip install "py2048[ray]"``). Without an
@@ -60,7 +60,7 @@ __all__ = [
     "tournament",
 ]
 
-#: The tiles a tournament's summary counts (``cli-ascii tournament``'s).
+#: The tiles a tournament's summary counts (``lab tournament``'s).
 MILESTONES: tuple[int, ...] = tuple(_native.MILESTONES)
 
 
@@ -82,7 +82,7 @@ class Record(NamedTuple):
 
 @dataclass(frozen=True)
 class Player:
-    """Who plays: the options of ``cli-ascii tournament`` as fields.
+    """Who plays: the options of ``lab tournament`` as fields.
 
     Args:
         preset: one of :data:`py2048.PRESETS`.
@@ -312,7 +312,7 @@ class Comparison:
     #: ``sign_p``; with an SPRT also ``verdict`` (``"H0"``, ``"H1"`` or
     #: ``None``), ``llr``, ``bounds`` and ``stopping_point``.
     stats: dict[str, Any]
-    #: The text ``cli-ascii compare`` prints for the same games.
+    #: The text ``lab compare`` prints for the same games.
     report: str
     #: How many games this call played (both sides).
     played: int
@@ -327,7 +327,7 @@ class Comparison:
 
 class _RecordsFile:
     """A records file, a line appended at once as each game ends, opened
-    by the records crate as ``cli-ascii tournament --csv`` opens one: a file
+    by the records crate as ``lab tournament --csv`` opens one: a file
     that holds games is refused unless ``resume`` (keep them; the file must
     name the same settings) or ``force`` (write over it); a resumed file's
     last line cut short (a run killed while writing it) is dropped with a
@@ -568,7 +568,7 @@ def _ship(ray: Any, path: str | None) -> _Shipped | None:
     if not os.path.isfile(path):
         raise FileNotFoundError(
             f"the learned network's weights file {path} does not exist: pass weights= an existing"
-            " weights file (cli-ascii export-weights writes one)"
+            " weights file (lab export-weights writes one)"
         )
     data = Path(path).read_bytes()
     return _Shipped(hashlib.sha256(data).hexdigest(), Path(path).name, [ray.put(data)])
@@ -789,7 +789,7 @@ def compare(
     progress: bool = True,
     in_flight: int | None = None,
 ) -> Comparison:
-    """Two players on the same seeds, on Ray, with ``cli-ascii compare``'s
+    """Two players on the same seeds, on Ray, with ``lab compare``'s
     paired statistics (exact McNemar test on reaching ``tile``, sign test on
     the scores) and, with ``sprt=(delta0, delta1)``, a sequential test of
     "B reaches ``tile`` ``delta0`` more often than A" against ``delta1``

@@ -85,7 +85,7 @@ class EndgameTables:
 
     Args:
         path: their folder (default: ``cli-ascii-2048/endgame`` in the
-            user's cache folder, which ``cli-ascii tables build`` fills).
+            user's cache folder, which ``lab tables build`` fills).
         max_states: only the tables of at most this many states (for the
             corner preset, the largest step and block within it; default:
             all, 0.8 GB, built in about two minutes on two cores).
