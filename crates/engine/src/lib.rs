@@ -4,7 +4,7 @@
 //! - [`SolverSpec`]: a preset, the settings given over it ([`Overrides`]),
 //!   the learned network's weights file and the endgame tables, checked
 //!   together ([`SolverSpec::validate`]) and turned into a
-//!   [`Solver`](solver_expectimax::Solver) ([`SolverSpec::build`]). A
+//!   [`Solver`] ([`SolverSpec::build`]). A
 //!   frontend names the settings its own way ([`Spelling`]).
 //! - [`Session`]: a game played by a person, with a bounded undo history;
 //!   each move says whether it made the game's first 2048.
