@@ -39,7 +39,10 @@ pub fn clap_exit(err: &clap::Error, cmd: &clap::Command, usage: Usage) -> ExitCo
         let _ = err.print();
         return ExitCode::SUCCESS;
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `args()` would panic on an argument that is not UTF-8 (a file name,
+    // say): the usage error is still worth its one line.
+    let args: Vec<String> =
+        std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
     if let Some(line) = our_words(err, cmd, usage.default, &args) {
         let _ = writeln!(io::stderr().lock(), "{line}");
         return ExitCode::from(2);

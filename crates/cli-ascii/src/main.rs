@@ -112,9 +112,12 @@ fn run_instead(program: &Path, args: &[OsString]) -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// Runs `program` with `args` and ends with its exit code.
+/// Runs `program` with `args` and ends with its exit code. Ctrl-C reaches
+/// both processes: this one ignores it and waits, so that the lab alone
+/// answers it (`train` writes its checkpoint) and its exit code is ours.
 #[cfg(not(unix))]
 fn run_instead(program: &Path, args: &[OsString]) -> ExitCode {
+    let _ = ctrlc::set_handler(|| {});
     match std::process::Command::new(program).args(args).status() {
         Ok(status) => ExitCode::from(status.code().map_or(1, |c| u8::try_from(c).unwrap_or(1))),
         Err(e) => {

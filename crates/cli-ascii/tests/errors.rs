@@ -365,3 +365,23 @@ fn play_help_names_the_best_scores_file() {
     let want = data.join("cli-ascii-2048").join("best-scores");
     assert!(text.contains(&want.display().to_string()), "{text}");
 }
+
+/// An argument that is not UTF-8 (a file name, say) beside a usage error
+/// still gets the one `error:` line and clap's exit code 2, not a panic.
+#[cfg(unix)]
+#[test]
+fn a_usage_error_beside_an_argument_that_is_not_utf8() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    use std::process::Stdio;
+    let odd = OsStr::from_bytes(b"records-\xff.csv");
+    let out = lab()
+        .args([OsStr::new("tournament"), OsStr::new("--csv"), odd, OsStr::new("--bogus")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("error: ") && !stderr.contains("panicked"), "{stderr}");
+}

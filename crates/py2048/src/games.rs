@@ -142,7 +142,7 @@ fn endgame_table_count(max_states: Option<u64>, preset: Option<&str>) -> PyResul
 
 /// The checksum a weights file's header keeps of its weights, as the
 /// records files' settings lines name a network (0 for a file that is not
-/// a weights file, as cli-ascii writes it).
+/// a weights file, as `lab export-weights` writes it).
 #[pyfunction]
 fn weights_checksum(path: PathBuf) -> u64 {
     engine::weights_checksum(&path).unwrap_or(0)

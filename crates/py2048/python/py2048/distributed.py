@@ -172,7 +172,7 @@ class Player:
         return shipped_weights() if self.weights is None else self.weights
 
     def options(self) -> str:
-        """The options of ``cli-ascii`` that give this player."""
+        """The options of ``lab tournament`` that give this player."""
         parts = [f"--preset {self.preset}"]
         for name in ("depth", "time_ms", "threads", "prob_cutoff", "depth_bonus", "heuristic"):
             value = getattr(self, name)
@@ -193,7 +193,7 @@ class Player:
         return " ".join(parts)
 
     def settings_line(self, max_moves: int | None) -> str:
-        """The settings that decide this player's games, as ``cli-ascii
+        """The settings that decide this player's games, as ``lab
         tournament`` names them in a records file: a file one of them wrote
         resumes in the other."""
         return _native.settings_line(
@@ -236,7 +236,7 @@ class Player:
 
 
 def _number(value: float | int, name: str) -> str:
-    """A setting as cli-ascii's settings line writes it: Rust's ``Display``
+    """A setting as the lab's records settings line writes it: Rust's ``Display``
     of the value the engine uses (an ``f32`` for the search settings, an
     ``f64`` for the rules): the shortest digits that give it back, never an
     exponent (``0.00002``, not ``2e-05``)."""
@@ -265,7 +265,7 @@ class Tournament:
     seconds: float
 
     def stats(self) -> dict[str, Any]:
-        """The games' statistics (the records crate's, as ``cli-ascii
+        """The games' statistics (the records crate's, as ``lab
         tournament`` reports them): ``games``, ``mean_score``,
         ``median_score``, ``percentiles`` (min, 10%, 25%, 50%, 75%, 90%, max;
         nearest rank), ``moves``, ``millis`` and ``reached`` (for each of
