@@ -102,15 +102,31 @@ const GAME_MODULES: [&str; 15] = [
 ];
 
 /// Where `text` (a game module's) names a library of [`ENGINE_ONLY`]
-/// directly, as messages.
+/// directly, as messages: a path `lib::x` or `::lib::x` (not `m::lib::x`,
+/// a path into a module of that name), `use lib;`, `use lib as l;` or
+/// `extern crate lib`.
 fn past_engine(path: &str, text: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let code = line.split("//").next().unwrap_or("");
         for lib in ENGINE_ONLY.map(|l| l.replace('-', "_")) {
-            if named_after(code, &format!("{lib}::")).into_iter().next().is_some()
-                || code.contains(&format!("use {lib};"))
-            {
+            let names = code.match_indices(&lib).any(|(at, _)| {
+                let before = code[..at].trim_end_matches("::");
+                let after = &code[at + lib.len()..];
+                let word_ends = !after.starts_with(|c: char| c.is_alphanumeric() || c == '_');
+                let whole =
+                    !code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') && word_ends;
+                // Global (`::lib`) or first in its path: nothing that names
+                // a module just before the `::`.
+                let first_in_path = !before.ends_with(|c: char| {
+                    c.is_alphanumeric() || c == '_' || c == '$' || c == '>' || c == ':'
+                });
+                let declared = ["use", "crate"]
+                    .iter()
+                    .any(|w| before.split_whitespace().next_back() == Some(*w));
+                whole && first_in_path && (after.starts_with("::") || declared)
+            });
+            if names {
                 found.push(format!(
                     "{path}:{}: names {lib}, which the game reaches through engine",
                     i + 1
@@ -132,34 +148,62 @@ fn the_game_reaches_the_libraries_through_engine() {
     assert!(found.is_empty(), "{} problem(s):\n{}\n", found.len(), found.join("\n"));
 }
 
-/// Every source file directly under cli-ascii's `src/` is the game's or
-/// its library's (the lab's are under `src/bin/lab/`): a new game module
-/// cannot slip past [`GAME_MODULES`].
+/// The game's source files as [`GAME_MODULES`] names them: every `.rs`
+/// file under `src` (in subfolders too), paths relative to it with `/`,
+/// sorted, but for `src/bin/` (the lab's and any other binary's).
+fn game_files(src: &Path) -> Vec<String> {
+    let mut files: Vec<String> = rust_files(src)
+        .iter()
+        .filter_map(|p| p.strip_prefix(src).ok())
+        .filter(|p| !p.starts_with("bin"))
+        .map(|p| p.to_string_lossy().replace('\\', "/"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every source file under cli-ascii's `src/` but `src/bin/` is the game's
+/// or its library's (the lab's are under `src/bin/lab/`): a new game
+/// module, in a subfolder too, cannot slip past [`GAME_MODULES`].
 #[test]
 fn game_files_are_listed() {
     let src = project_root().join("crates/cli-ascii/src");
-    let mut files: Vec<String> = fs::read_dir(&src)
-        .expect("cli-ascii's src")
-        .map(|e| e.expect("a directory entry").file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".rs"))
-        .collect();
-    files.sort();
     let mut listed: Vec<String> = GAME_MODULES.iter().map(|m| (*m).to_owned()).collect();
     listed.sort();
-    assert_eq!(files, listed, "crates/cli-ascii/src/*.rs and GAME_MODULES differ");
+    assert_eq!(game_files(&src), listed, "crates/cli-ascii/src/**/*.rs and GAME_MODULES differ");
     assert!(src.join("bin/lab/main.rs").is_file(), "the lab's root moved: update GAME_MODULES");
+}
+
+#[test]
+fn game_files_include_subfolders() {
+    let src = std::env::temp_dir().join(format!("xtask-tidy-game-files-{}", std::process::id()));
+    for file in ["main.rs", "screen/mod.rs", "screen/draw.rs", "bin/lab/main.rs", "bin/x.rs"] {
+        let path = src.join(file);
+        fs::create_dir_all(path.parent().expect("a folder")).expect("a temporary folder");
+        fs::write(&path, "//! A file.\n").expect("a temporary file");
+    }
+    let found = game_files(&src);
+    fs::remove_dir_all(&src).expect("the temporary folder removed");
+    assert_eq!(found, ["main.rs", "screen/draw.rs", "screen/mod.rs"]);
 }
 
 #[test]
 fn the_game_rule_catches_offenders() {
     let text = "//! ntuple::Network in a doc line is fine.\nuse engine::Preset;\n\
                 use solver_expectimax::{Depth, Solver};\nlet n = ntuple::load(p); // ok\n\
-                let m = my_ntuple::x(); // solver_expectimax::Depth\n";
+                let m = my_ntuple::x(); // solver_expectimax::Depth\n\
+                let d = ::solver_expectimax::Depth::new(3);\nuse solver_expectimax as se;\n\
+                extern crate ntuple;\nuse ntuple;\nlet p = \"ntuple-deep\"; let ntuple = 1;\n\
+                let w = crate::ntuple::x(); let v = Vec::<u8>::new(); let y = a::ntuple::b;\n";
     assert_eq!(
         past_engine("play.rs", text),
         [
             "play.rs:3: names solver_expectimax, which the game reaches through engine",
             "play.rs:4: names ntuple, which the game reaches through engine",
+            "play.rs:6: names solver_expectimax, which the game reaches through engine",
+            "play.rs:7: names solver_expectimax, which the game reaches through engine",
+            "play.rs:8: names ntuple, which the game reaches through engine",
+            "play.rs:9: names ntuple, which the game reaches through engine",
         ]
     );
 }
