@@ -632,19 +632,27 @@ fn workspace_members(root_manifest: &str) -> Vec<String> {
     list.split('"').skip(1).step_by(2).map(str::to_owned).collect()
 }
 
-/// The names of a manifest's `[dependencies]` (not dev- or build-).
-fn dependency_names(sections: &[(String, Vec<&str>)]) -> Vec<String> {
-    let mut names = Vec::new();
-    for (header, lines) in sections {
-        if let Some(name) = header.strip_prefix("dependencies.") {
-            names.push(name.to_owned());
-        } else if header == "dependencies" {
-            // `name = ...`, `name.workspace = true` or `"name" = ...`.
-            let keys = lines.iter().filter_map(|l| l.split_once('=')).map(|(k, _)| k);
-            names.extend(keys.map(|k| k.split('.').next().unwrap_or(k).trim().replace('"', "")));
-        }
-    }
-    names
+/// Each workspace package's name and the packages it depends on, from
+/// `cargo metadata`: normal dependencies only (not dev- or build-), target
+/// specific ones (`[target.'cfg(unix)'.dependencies]`) included, each by
+/// its package's name whatever the manifest renames it to (`se = { package
+/// = "solver-expectimax" }`).
+fn package_dependencies(metadata: &Metadata) -> Vec<(String, Vec<String>)> {
+    metadata
+        .packages
+        .iter()
+        .map(|package| {
+            let mut deps: Vec<String> = package
+                .dependencies
+                .iter()
+                .filter(|d| d.kind.is_none())
+                .map(|d| d.name.clone())
+                .collect();
+            deps.sort();
+            deps.dedup();
+            (package.name.clone(), deps)
+        })
+        .collect()
 }
 
 /// The crate graph of docs/ARCHITECTURE.md, as data: each library's whole
@@ -706,18 +714,7 @@ fn graph_offences(packages: &[(String, Vec<String>)]) -> Vec<String> {
 
 #[test]
 fn the_crate_graph_keeps_its_shape() {
-    let root = project_root();
-    let root_manifest = fs::read_to_string(root.join("Cargo.toml")).expect("the root Cargo.toml");
-    let packages: Vec<(String, Vec<String>)> = workspace_members(&root_manifest)
-        .iter()
-        .map(|dir| {
-            let text = fs::read_to_string(root.join(dir).join("Cargo.toml"))
-                .unwrap_or_else(|e| panic!("{dir}/Cargo.toml: {e}"));
-            let sections = toml_sections(&text);
-            let name = toml_value(&sections, "package", "name").expect("a package name");
-            (name, dependency_names(&sections))
-        })
-        .collect();
+    let packages = package_dependencies(&cargo_metadata());
     // Guards against a parser that finds nothing and so checks nothing.
     let solver = packages.iter().find(|(n, _)| n == "solver-expectimax").expect("the solver");
     assert_eq!(solver.1, ["game-core", "rayon"]);
@@ -728,6 +725,25 @@ fn the_crate_graph_keeps_its_shape() {
 
 #[test]
 fn the_crate_graph_rule_catches_offenders() {
+    // A renamed dependency and a target-specific one, as cargo metadata
+    // reports them (by package name, with `rename` and `target` beside).
+    let metadata: Metadata = serde_json::from_str(
+        r#"{"packages": [{"name": "web", "manifest_path": "/w/crates/web/Cargo.toml",
+            "targets": [], "dependencies": [
+            {"name": "engine", "rename": null, "kind": null, "target": null},
+            {"name": "solver-expectimax", "rename": "se", "kind": null, "target": null},
+            {"name": "ntuple", "rename": null, "kind": null, "target": "cfg(unix)"},
+            {"name": "cli-ascii", "rename": null, "kind": "dev", "target": null}]}]}"#,
+    )
+    .expect("metadata JSON");
+    let packages = package_dependencies(&metadata);
+    assert_eq!(
+        graph_offences(&packages),
+        [
+            "web depends on ntuple, which it must reach through engine",
+            "web depends on solver-expectimax, which it must reach through engine",
+        ]
+    );
     let pkg = |name: &str, deps: &[&str]| {
         (name.to_owned(), deps.iter().map(|d| (*d).to_owned()).collect::<Vec<_>>())
     };
@@ -837,7 +853,7 @@ struct Binary {
     subcommands: Vec<String>,
 }
 
-/// `cargo metadata`'s answer, as far as the binaries go.
+/// `cargo metadata`'s answer, as far as the crate graph and the binaries go.
 #[derive(Debug, serde::Deserialize)]
 struct Metadata {
     packages: Vec<MetadataPackage>,
@@ -845,8 +861,29 @@ struct Metadata {
 
 #[derive(Debug, serde::Deserialize)]
 struct MetadataPackage {
+    name: String,
     manifest_path: PathBuf,
     targets: Vec<MetadataTarget>,
+    dependencies: Vec<MetadataDependency>,
+}
+
+/// A dependency of a package: `name` is the package's, even where the
+/// manifest renames it; `kind` is `None` for a normal one, else `dev` or
+/// `build`.
+#[derive(Debug, serde::Deserialize)]
+struct MetadataDependency {
+    name: String,
+    kind: Option<String>,
+}
+
+/// `cargo metadata` of the workspace's own packages.
+fn cargo_metadata() -> Metadata {
+    let out = crate::util::cargo()
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .output()
+        .expect("cargo metadata runs");
+    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("cargo metadata's JSON")
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -859,14 +896,8 @@ struct MetadataTarget {
 /// cargo sees them (so a new binary or crate is found without this file
 /// naming it).
 fn binary_targets(root: &Path) -> Vec<(String, String)> {
-    let out = crate::util::cargo()
-        .args(["metadata", "--no-deps", "--format-version", "1"])
-        .output()
-        .expect("cargo metadata runs");
-    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
-    let metadata: Metadata = serde_json::from_slice(&out.stdout).expect("cargo metadata's JSON");
     let mut found = Vec::new();
-    for package in metadata.packages {
+    for package in cargo_metadata().packages {
         let dir = package.manifest_path.parent().expect("a manifest has a folder");
         let dir = dir.strip_prefix(root).unwrap_or(dir).to_string_lossy().replace('\\', "/");
         for target in package.targets.into_iter().filter(|t| t.kind.iter().any(|k| k == "bin")) {
