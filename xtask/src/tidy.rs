@@ -102,15 +102,31 @@ const GAME_MODULES: [&str; 15] = [
 ];
 
 /// Where `text` (a game module's) names a library of [`ENGINE_ONLY`]
-/// directly, as messages.
+/// directly, as messages: a path `lib::x` or `::lib::x` (not `m::lib::x`,
+/// a path into a module of that name), `use lib;`, `use lib as l;` or
+/// `extern crate lib`.
 fn past_engine(path: &str, text: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let code = line.split("//").next().unwrap_or("");
         for lib in ENGINE_ONLY.map(|l| l.replace('-', "_")) {
-            if named_after(code, &format!("{lib}::")).into_iter().next().is_some()
-                || code.contains(&format!("use {lib};"))
-            {
+            let names = code.match_indices(&lib).any(|(at, _)| {
+                let before = code[..at].trim_end_matches("::");
+                let after = &code[at + lib.len()..];
+                let word_ends = !after.starts_with(|c: char| c.is_alphanumeric() || c == '_');
+                let whole =
+                    !code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') && word_ends;
+                // Global (`::lib`) or first in its path: nothing that names
+                // a module just before the `::`.
+                let first_in_path = !before.ends_with(|c: char| {
+                    c.is_alphanumeric() || c == '_' || c == '$' || c == '>' || c == ':'
+                });
+                let declared = ["use", "crate"]
+                    .iter()
+                    .any(|w| before.split_whitespace().next_back() == Some(*w));
+                whole && first_in_path && (after.starts_with("::") || declared)
+            });
+            if names {
                 found.push(format!(
                     "{path}:{}: names {lib}, which the game reaches through engine",
                     i + 1
@@ -132,50 +148,143 @@ fn the_game_reaches_the_libraries_through_engine() {
     assert!(found.is_empty(), "{} problem(s):\n{}\n", found.len(), found.join("\n"));
 }
 
-/// Every source file directly under cli-ascii's `src/` is the game's or
-/// its library's (the lab's are under `src/bin/lab/`): a new game module
-/// cannot slip past [`GAME_MODULES`].
+/// The game's source files as [`GAME_MODULES`] names them: every `.rs`
+/// file under `src` (in subfolders too), paths relative to it with `/`,
+/// sorted, but for `src/bin/` (the lab's and any other binary's).
+fn game_files(src: &Path) -> Vec<String> {
+    let mut files: Vec<String> = rust_files(src)
+        .iter()
+        .filter_map(|p| p.strip_prefix(src).ok())
+        .filter(|p| !p.starts_with("bin"))
+        .map(|p| p.to_string_lossy().replace('\\', "/"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every source file under cli-ascii's `src/` but `src/bin/` is the game's
+/// or its library's (the lab's are under `src/bin/lab/`): a new game
+/// module, in a subfolder too, cannot slip past [`GAME_MODULES`].
 #[test]
 fn game_files_are_listed() {
     let src = project_root().join("crates/cli-ascii/src");
-    let mut files: Vec<String> = fs::read_dir(&src)
-        .expect("cli-ascii's src")
-        .map(|e| e.expect("a directory entry").file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".rs"))
-        .collect();
-    files.sort();
     let mut listed: Vec<String> = GAME_MODULES.iter().map(|m| (*m).to_owned()).collect();
     listed.sort();
-    assert_eq!(files, listed, "crates/cli-ascii/src/*.rs and GAME_MODULES differ");
+    assert_eq!(game_files(&src), listed, "crates/cli-ascii/src/**/*.rs and GAME_MODULES differ");
     assert!(src.join("bin/lab/main.rs").is_file(), "the lab's root moved: update GAME_MODULES");
+}
+
+#[test]
+fn game_files_include_subfolders() {
+    let src = std::env::temp_dir().join(format!("xtask-tidy-game-files-{}", std::process::id()));
+    for file in ["main.rs", "screen/mod.rs", "screen/draw.rs", "bin/lab/main.rs", "bin/x.rs"] {
+        let path = src.join(file);
+        fs::create_dir_all(path.parent().expect("a folder")).expect("a temporary folder");
+        fs::write(&path, "//! A file.\n").expect("a temporary file");
+    }
+    let found = game_files(&src);
+    fs::remove_dir_all(&src).expect("the temporary folder removed");
+    assert_eq!(found, ["main.rs", "screen/draw.rs", "screen/mod.rs"]);
 }
 
 #[test]
 fn the_game_rule_catches_offenders() {
     let text = "//! ntuple::Network in a doc line is fine.\nuse engine::Preset;\n\
                 use solver_expectimax::{Depth, Solver};\nlet n = ntuple::load(p); // ok\n\
-                let m = my_ntuple::x(); // solver_expectimax::Depth\n";
+                let m = my_ntuple::x(); // solver_expectimax::Depth\n\
+                let d = ::solver_expectimax::Depth::new(3);\nuse solver_expectimax as se;\n\
+                extern crate ntuple;\nuse ntuple;\nlet p = \"ntuple-deep\"; let ntuple = 1;\n\
+                let w = crate::ntuple::x(); let v = Vec::<u8>::new(); let y = a::ntuple::b;\n";
     assert_eq!(
         past_engine("play.rs", text),
         [
             "play.rs:3: names solver_expectimax, which the game reaches through engine",
             "play.rs:4: names ntuple, which the game reaches through engine",
+            "play.rs:6: names solver_expectimax, which the game reaches through engine",
+            "play.rs:7: names solver_expectimax, which the game reaches through engine",
+            "play.rs:8: names ntuple, which the game reaches through engine",
+            "play.rs:9: names ntuple, which the game reaches through engine",
         ]
     );
 }
 
-/// The top-level module a source file under a crate's `src/` belongs to
-/// (`sessions` for `src/sessions.rs`, `endgame` for `src/endgame/file.rs`),
-/// `None` for the crate root (`lib.rs`, `main.rs`) and for `src/bin/`.
+/// The top-level module a source file belongs to, given its path relative
+/// to its module tree's root folder ([`module_trees`]): `sessions` for
+/// `sessions.rs`, `endgame` for `endgame/file.rs`, `None` for the root
+/// (`lib.rs`, `main.rs`).
 fn top_module(relative: &Path) -> Option<String> {
     let mut parts = relative.iter().map(|p| p.to_string_lossy().into_owned());
     let first = parts.next()?;
-    let nested = parts.next().is_some();
-    if nested {
-        return (first != "bin").then_some(first);
+    if parts.next().is_some() {
+        return Some(first);
     }
     let name = first.strip_suffix(".rs")?;
     (!matches!(name, "lib" | "main")).then(|| name.to_owned())
+}
+
+/// The modules a crate root declares from files: `mod x;` (of any
+/// visibility), comments and test items left out.
+fn declared_modules(root: &str) -> Vec<String> {
+    without_test_items(root)
+        .split(';')
+        .filter_map(|statement| {
+            let words: Vec<&str> = statement.split_whitespace().collect();
+            match words.as_slice() {
+                [.., "mod", name] => Some((*name).to_owned()),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// A crate's module trees, from its `src/` files (paths relative to
+/// `src/`): each binary under `src/bin/` (`bin/NAME.rs` or `bin/NAME/`) is
+/// a tree of its own; where the crate has both a `lib.rs` and a `main.rs`,
+/// the modules `main.rs` declares are the `main` tree and the rest the
+/// `lib` tree (the binary names the library's modules as `package::x`, not
+/// `crate::x`, so the two share no `crate::` paths); otherwise the crate is
+/// one tree, named "". Each tree comes with its files, their paths made
+/// relative to its root's folder (a `bin/NAME.rs` root becomes `main.rs`).
+fn module_trees(files: &[(PathBuf, String)]) -> Vec<(String, Vec<(PathBuf, String)>)> {
+    let root_text = |name: &str| files.iter().find(|(p, _)| p == Path::new(name)).map(|(_, t)| t);
+    let main_modules = match (root_text("lib.rs"), root_text("main.rs")) {
+        (Some(_), Some(main)) => Some(declared_modules(main)),
+        _ => None,
+    };
+    let mut trees: Vec<(String, Vec<(PathBuf, String)>)> = Vec::new();
+    for (path, text) in files {
+        let (tree, relative) = if let Ok(in_bin) = path.strip_prefix("bin") {
+            let mut parts = in_bin.iter();
+            let first = parts.next().unwrap_or_default().to_string_lossy().into_owned();
+            let rest: PathBuf = parts.collect();
+            match first.strip_suffix(".rs") {
+                Some(name) if rest.as_os_str().is_empty() => {
+                    (format!("bin/{name}"), PathBuf::from("main.rs"))
+                }
+                _ => (format!("bin/{first}"), rest),
+            }
+        } else {
+            let tree = match &main_modules {
+                None => "",
+                Some(declared) => {
+                    let is_main = path == Path::new("main.rs")
+                        || top_module(path).is_some_and(|m| declared.contains(&m));
+                    if is_main { "main" } else { "lib" }
+                }
+            };
+            (tree.to_owned(), path.clone())
+        };
+        let entry = match trees.iter_mut().find(|(t, _)| *t == tree) {
+            Some(entry) => entry,
+            None => {
+                trees.push((tree, Vec::new()));
+                trees.last_mut().expect("just pushed")
+            }
+        };
+        entry.1.push((relative, text.clone()));
+    }
+    trees.sort_by(|a, b| a.0.cmp(&b.0));
+    trees
 }
 
 /// The names that follow each `prefix` (`crate::`) in `code`: the
@@ -217,8 +326,78 @@ fn named_after(code: &str, prefix: &str) -> Vec<String> {
     names
 }
 
+/// `text` without its comment lines and without each item marked
+/// `#[cfg(test)]`: a `mod tests { ... }` (to its matching brace, braces in
+/// string and char literals left out of the count) or a single item up to
+/// its `;`. What follows such an item is read on.
+fn without_test_items(text: &str) -> String {
+    const MARK: &str = "#[cfg(test)]";
+    let code: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut kept = String::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find(MARK) {
+        kept.push_str(&rest[..at]);
+        rest = &rest[at + MARK.len()..];
+        rest = &rest[item_end(rest)..];
+    }
+    kept.push_str(rest);
+    kept
+}
+
+/// Where the item at the start of `code` ends: after the brace that closes
+/// its first top-level `{`, or after its `;` if one comes first (outside
+/// brackets: `[u8; 4]` ends nothing).
+fn item_end(code: &str) -> usize {
+    let bytes = code.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                // A string literal: on to its closing quote, or for a raw
+                // string `r#"..."#` to the quote and as many hashes.
+                let hashes = code[..i].bytes().rev().take_while(|b| *b == b'#').count();
+                if i > hashes && bytes[i - hashes - 1] == b'r' {
+                    let close = format!("\"{}", "#".repeat(hashes));
+                    i = code[i + 1..].find(&close).map_or(bytes.len(), |at| i + at + hashes + 1);
+                } else {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'"' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+            }
+            b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
+            b'\'' if bytes.get(i + 1) == Some(&b'\\') => {
+                // An escaped char literal such as '\'' or '\u{7b}'.
+                i += 2;
+                while i + 1 < bytes.len() && bytes[i + 1] != b'\'' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'{' | b'(' | b'[' => depth += 1,
+            b')' | b']' => depth = depth.saturating_sub(1),
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b';' if depth == 0 => return i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    code.len()
+}
+
 /// Each top-level module of a crate and the other top-level modules its
-/// code (before its `#[cfg(test)]` part, comments left out) names through
+/// code (its `#[cfg(test)]` items and comments left out) names through
 /// `crate::`, or `super::` from a file directly under `src/`. `files` are
 /// paths relative to `src/` with their text.
 fn module_imports(files: &[(PathBuf, String)]) -> Vec<(String, Vec<String>)> {
@@ -228,12 +407,7 @@ fn module_imports(files: &[(PathBuf, String)]) -> Vec<(String, Vec<String>)> {
         let Some(module) = top_module(path) else {
             continue;
         };
-        let code: String = text
-            .lines()
-            .take_while(|l| !l.contains("#[cfg(test)]"))
-            .filter(|l| !l.trim_start().starts_with("//"))
-            .collect::<Vec<_>>()
-            .join("\n");
+        let code = without_test_items(text);
         let mut named = named_after(&code, "crate::");
         if path.components().count() == 1 {
             named.extend(named_after(&code, "super::"));
@@ -303,6 +477,7 @@ fn no_two_modules_import_each_other() {
     crates.push(root.join("xtask"));
     crates.sort();
     let mut modules = 0;
+    let mut trees = Vec::new();
     for krate in crates {
         let src = krate.join("src");
         let files: Vec<(PathBuf, String)> = rust_files(&src)
@@ -312,14 +487,56 @@ fn no_two_modules_import_each_other() {
                 (p.strip_prefix(&src).unwrap_or(&p).to_path_buf(), text)
             })
             .collect();
-        let imports = module_imports(&files);
-        modules += imports.len();
         let name = krate.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        found.extend(import_cycles(&name, &imports));
+        for (tree, files) in module_trees(&files) {
+            let imports = module_imports(&files);
+            modules += imports.len();
+            let label = if tree.is_empty() { name.clone() } else { format!("{name} ({tree})") };
+            trees.push(label.clone());
+            found.extend(import_cycles(&label, &imports));
+        }
     }
     // Guards against a scan that finds no modules and so checks nothing.
     assert!(modules > 50, "only {modules} modules found");
+    for tree in ["cli-ascii (lib)", "cli-ascii (main)", "cli-ascii (bin/lab)", "web (lib)"] {
+        assert!(trees.iter().any(|t| t == tree), "no tree {tree} among {trees:?}");
+    }
     assert!(found.is_empty(), "{} problem(s):\n{}\n", found.len(), found.join("\n"));
+}
+
+#[test]
+fn module_trees_split_binaries_from_the_library() {
+    let file = |path: &str, text: &str| (PathBuf::from(path), text.to_owned());
+    let files = [
+        file("lib.rs", "//! Lib.\npub mod args;\npub mod setup;\n"),
+        file("main.rs", "//! Game.\nmod cli;\npub(crate) mod play;\n#[cfg(test)]\nmod tests;\n"),
+        file("args.rs", "use crate::setup::Spec;\n"),
+        file("setup.rs", "use crate::args::Args;\n"),
+        // The binary's `cli` and the library's `setup` share no `crate::`.
+        file("cli.rs", "use cli_ascii::setup;\nuse crate::play::Play;\n"),
+        file("play.rs", "use crate::setup::X;\n"),
+        file("bin/lab/main.rs", "//! Lab.\nmod cli;\nmod tune;\n"),
+        file("bin/lab/cli.rs", "use crate::tune::Tune;\n"),
+        file("bin/lab/tune/mod.rs", "use crate::cli::Args;\n"),
+        file("bin/one.rs", "//! A one-file binary.\n"),
+    ];
+    let trees = module_trees(&files);
+    let names: Vec<&str> = trees.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(names, ["bin/lab", "bin/one", "lib", "main"]);
+    let cycles: Vec<String> =
+        trees.iter().flat_map(|(t, f)| import_cycles(t, &module_imports(f))).collect();
+    assert_eq!(
+        cycles,
+        [
+            "bin/lab: the modules cli, tune import each other",
+            "lib: the modules args, setup import each other"
+        ]
+    );
+    let (_, one) = &trees[1];
+    assert_eq!(one[0].0, PathBuf::from("main.rs"));
+    // A crate with one root is one tree, named "".
+    let single = module_trees(&[file("lib.rs", "mod a;\n"), file("a.rs", "")]);
+    assert_eq!(single.iter().map(|(t, f)| (t.as_str(), f.len())).collect::<Vec<_>>(), [("", 2)]);
 }
 
 #[test]
@@ -350,6 +567,24 @@ fn the_module_cycle_rule_catches_offenders() {
             "x: the modules search, solver import each other"
         ]
     );
+    // A test-only item mid-file is skipped, and the rest read on: a `use`,
+    // and a `mod tests` whose braces (some in literals) are matched.
+    let mid = file(
+        "watch.rs",
+        "#[cfg(test)]\nuse crate::keys;\nuse crate::cli::X;\n#[cfg(test)]\n#[allow(unused)]\n\
+         mod tests {\n    use crate::setup;\n    fn f() { let s = \"}\"; let c = '{'; }\n    \
+         const R: &str = r#\"}\"#;\n    const A: [u8; 2] = [0; 2];\n}\n\
+         fn f() { crate::render::draw(); }\n",
+    );
+    let imports = module_imports(&[
+        mid,
+        file("keys.rs", ""),
+        file("cli.rs", ""),
+        file("render.rs", ""),
+        file("setup.rs", ""),
+    ]);
+    let of = |m: &str| imports.iter().find(|(n, _)| n == m).map(|(_, i)| i.clone());
+    assert_eq!(of("watch"), Some(vec!["cli".to_owned(), "render".to_owned()]));
     // A longer circle is one finding too.
     let three = [
         ("a".to_owned(), vec!["b".to_owned()]),
@@ -397,19 +632,27 @@ fn workspace_members(root_manifest: &str) -> Vec<String> {
     list.split('"').skip(1).step_by(2).map(str::to_owned).collect()
 }
 
-/// The names of a manifest's `[dependencies]` (not dev- or build-).
-fn dependency_names(sections: &[(String, Vec<&str>)]) -> Vec<String> {
-    let mut names = Vec::new();
-    for (header, lines) in sections {
-        if let Some(name) = header.strip_prefix("dependencies.") {
-            names.push(name.to_owned());
-        } else if header == "dependencies" {
-            // `name = ...`, `name.workspace = true` or `"name" = ...`.
-            let keys = lines.iter().filter_map(|l| l.split_once('=')).map(|(k, _)| k);
-            names.extend(keys.map(|k| k.split('.').next().unwrap_or(k).trim().replace('"', "")));
-        }
-    }
-    names
+/// Each workspace package's name and the packages it depends on, from
+/// `cargo metadata`: normal dependencies only (not dev- or build-), target
+/// specific ones (`[target.'cfg(unix)'.dependencies]`) included, each by
+/// its package's name whatever the manifest renames it to (`se = { package
+/// = "solver-expectimax" }`).
+fn package_dependencies(metadata: &Metadata) -> Vec<(String, Vec<String>)> {
+    metadata
+        .packages
+        .iter()
+        .map(|package| {
+            let mut deps: Vec<String> = package
+                .dependencies
+                .iter()
+                .filter(|d| d.kind.is_none())
+                .map(|d| d.name.clone())
+                .collect();
+            deps.sort();
+            deps.dedup();
+            (package.name.clone(), deps)
+        })
+        .collect()
 }
 
 /// The crate graph of docs/ARCHITECTURE.md, as data: each library's whole
@@ -471,18 +714,7 @@ fn graph_offences(packages: &[(String, Vec<String>)]) -> Vec<String> {
 
 #[test]
 fn the_crate_graph_keeps_its_shape() {
-    let root = project_root();
-    let root_manifest = fs::read_to_string(root.join("Cargo.toml")).expect("the root Cargo.toml");
-    let packages: Vec<(String, Vec<String>)> = workspace_members(&root_manifest)
-        .iter()
-        .map(|dir| {
-            let text = fs::read_to_string(root.join(dir).join("Cargo.toml"))
-                .unwrap_or_else(|e| panic!("{dir}/Cargo.toml: {e}"));
-            let sections = toml_sections(&text);
-            let name = toml_value(&sections, "package", "name").expect("a package name");
-            (name, dependency_names(&sections))
-        })
-        .collect();
+    let packages = package_dependencies(&cargo_metadata());
     // Guards against a parser that finds nothing and so checks nothing.
     let solver = packages.iter().find(|(n, _)| n == "solver-expectimax").expect("the solver");
     assert_eq!(solver.1, ["game-core", "rayon"]);
@@ -493,6 +725,25 @@ fn the_crate_graph_keeps_its_shape() {
 
 #[test]
 fn the_crate_graph_rule_catches_offenders() {
+    // A renamed dependency and a target-specific one, as cargo metadata
+    // reports them (by package name, with `rename` and `target` beside).
+    let metadata: Metadata = serde_json::from_str(
+        r#"{"packages": [{"name": "web", "manifest_path": "/w/crates/web/Cargo.toml",
+            "targets": [], "dependencies": [
+            {"name": "engine", "rename": null, "kind": null, "target": null},
+            {"name": "solver-expectimax", "rename": "se", "kind": null, "target": null},
+            {"name": "ntuple", "rename": null, "kind": null, "target": "cfg(unix)"},
+            {"name": "cli-ascii", "rename": null, "kind": "dev", "target": null}]}]}"#,
+    )
+    .expect("metadata JSON");
+    let packages = package_dependencies(&metadata);
+    assert_eq!(
+        graph_offences(&packages),
+        [
+            "web depends on ntuple, which it must reach through engine",
+            "web depends on solver-expectimax, which it must reach through engine",
+        ]
+    );
     let pkg = |name: &str, deps: &[&str]| {
         (name.to_owned(), deps.iter().map(|d| (*d).to_owned()).collect::<Vec<_>>())
     };
@@ -602,7 +853,7 @@ struct Binary {
     subcommands: Vec<String>,
 }
 
-/// `cargo metadata`'s answer, as far as the binaries go.
+/// `cargo metadata`'s answer, as far as the crate graph and the binaries go.
 #[derive(Debug, serde::Deserialize)]
 struct Metadata {
     packages: Vec<MetadataPackage>,
@@ -610,8 +861,29 @@ struct Metadata {
 
 #[derive(Debug, serde::Deserialize)]
 struct MetadataPackage {
+    name: String,
     manifest_path: PathBuf,
     targets: Vec<MetadataTarget>,
+    dependencies: Vec<MetadataDependency>,
+}
+
+/// A dependency of a package: `name` is the package's, even where the
+/// manifest renames it; `kind` is `None` for a normal one, else `dev` or
+/// `build`.
+#[derive(Debug, serde::Deserialize)]
+struct MetadataDependency {
+    name: String,
+    kind: Option<String>,
+}
+
+/// `cargo metadata` of the workspace's own packages.
+fn cargo_metadata() -> Metadata {
+    let out = crate::util::cargo()
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .output()
+        .expect("cargo metadata runs");
+    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("cargo metadata's JSON")
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -624,14 +896,8 @@ struct MetadataTarget {
 /// cargo sees them (so a new binary or crate is found without this file
 /// naming it).
 fn binary_targets(root: &Path) -> Vec<(String, String)> {
-    let out = crate::util::cargo()
-        .args(["metadata", "--no-deps", "--format-version", "1"])
-        .output()
-        .expect("cargo metadata runs");
-    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
-    let metadata: Metadata = serde_json::from_slice(&out.stdout).expect("cargo metadata's JSON");
     let mut found = Vec::new();
-    for package in metadata.packages {
+    for package in cargo_metadata().packages {
         let dir = package.manifest_path.parent().expect("a manifest has a folder");
         let dir = dir.strip_prefix(root).unwrap_or(dir).to_string_lossy().replace('\\', "/");
         for target in package.targets.into_iter().filter(|t| t.kind.iter().any(|k| k == "bin")) {
