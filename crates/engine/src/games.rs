@@ -34,12 +34,10 @@ where
     P: Player<AnyBoard>,
     E: From<SizeError> + Send,
 {
-    let games = solver_expectimax::run_tournament_except::<AnyBoard, P, E>(
-        spec,
-        done,
-        make_player,
-        |game| on_record(&record_of(game)),
-    )?;
+    let games =
+        solver_expectimax::run_tournament::<AnyBoard, P, E>(spec, done, make_player, |game| {
+            on_record(&record_of(game))
+        })?;
     Ok(games.iter().map(record_of).collect())
 }
 

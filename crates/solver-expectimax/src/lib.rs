@@ -51,6 +51,4 @@ pub use solver::{
     Decision, ENDGAME_MIN_HEAD, STEP_MIN_ODDS, SearchError, SearchThreads, SharedEvaluator, Solver,
 };
 pub use stats::Stats;
-pub use tournament::{
-    GameRecord, TournamentSpec, play_game, run_tournament, run_tournament_except,
-};
+pub use tournament::{GameRecord, TournamentSpec, play_game, run_tournament};

@@ -86,31 +86,14 @@ pub struct TournamentSpec {
     pub parallel_games: usize,
 }
 
-/// Plays the games of `spec`, `make_player(seed)` giving each game its
-/// player, calling `on_record` as each game ends (in any order); returns the
-/// records in seed order.
+/// Plays the games of `spec` but those whose seed `done` holds (a resumed
+/// run's; `|_| false` plays them all), `make_player(seed)` giving each game
+/// its player, calling `on_record` as each game ends (in any order); returns
+/// the records in seed order.
 ///
 /// # Errors
 /// The first error of `make_player`, or a size the board type cannot have.
 pub fn run_tournament<B, P, E>(
-    spec: &TournamentSpec,
-    make_player: impl Fn(u64) -> Result<P, E> + Sync,
-    on_record: impl Fn(&GameRecord) + Sync,
-) -> Result<Vec<GameRecord>, E>
-where
-    B: GameBoard,
-    P: Player<B>,
-    E: From<SizeError> + Send,
-{
-    run_tournament_except(spec, |_| false, make_player, on_record)
-}
-
-/// [`run_tournament`] without the seeds for which `done(seed)` holds: to
-/// resume a tournament whose other games are already recorded.
-///
-/// # Errors
-/// As [`run_tournament`].
-pub fn run_tournament_except<B, P, E>(
     spec: &TournamentSpec,
     done: impl Fn(u64) -> bool,
     make_player: impl Fn(u64) -> Result<P, E> + Sync,
