@@ -331,12 +331,6 @@ impl SolverSpec {
         self.needs_tables() && !self.endgame.as_ref().is_some_and(own)
     }
 
-    /// The endgame tables this spec plays by when it plays any (of at most
-    /// `max_states` states when given): [`formations_for`] its preset.
-    pub fn formations(&self, max_states: Option<u64>) -> Vec<endgame::Formation> {
-        formations_for(self.preset, max_states)
-    }
-
     /// The first setting given that the preset has no use for.
     ///
     /// # Errors
@@ -757,9 +751,9 @@ mod tests {
             let spec = SolverSpec::new(preset);
             assert!(!spec.needs_tables() && !spec.lacks_tables(), "{preset}");
         }
-        assert_eq!(corner.formations(None), endgame::corner_formations(None));
+        assert_eq!(formations_for(corner.preset(), None), endgame::corner_formations(None));
         assert_eq!(
-            SolverSpec::new(Preset::Fast).formations(Some(1000)),
+            formations_for(Preset::Fast, Some(1000)),
             endgame::default_formations(Some(1000))
         );
     }

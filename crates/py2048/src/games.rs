@@ -177,7 +177,8 @@ fn settings_line(
     let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
     let spec = SolverSpec::new(preset).with_overrides(overrides).with_weights(weights);
     let plays_tables = endgame || spec.needs_tables();
-    let tables = plays_tables.then(|| spec.formations(tables_max_states).len());
+    let tables =
+        plays_tables.then(|| engine::formations_for(spec.preset(), tables_max_states).len());
     Ok(spec.settings_line(tables) + &engine::rules_line(size, &rules, max_moves))
 }
 
