@@ -17,6 +17,7 @@ mod bench;
 mod ci;
 mod curve;
 mod machine;
+mod phases;
 mod plot;
 mod results;
 mod summary;
@@ -53,6 +54,10 @@ enum Task {
     /// sections from the committed records, then (unless --committed) the
     /// standard benchmarks, speed runs and the records of the fast presets.
     Results(results::ResultsArgs),
+    /// Where the games of records files were lost: for each file, the
+    /// games lost in each phase of play short of a target tile (32768 by
+    /// default) and the final collapse reached and survived.
+    Phases(phases::PhasesArgs),
     /// Tune the evaluator's weights by seeded tournaments: `lab tune`
     /// in a release build, with these options (see its --help; defaults:
     /// --preset fast, 200 games from seed 1000001, 1 round, step 0.25).
@@ -102,6 +107,7 @@ fn main() -> ExitCode {
         Some(Task::Ci) => ci::run(),
         Some(Task::Bench(args)) => bench::run(&args),
         Some(Task::Results(args)) => results::run(&args),
+        Some(Task::Phases(args)) => phases::run(&args),
         Some(Task::Tune { options }) => tune::run(&options),
         Some(Task::Curve { csv, svg }) => curve::run(&csv, &svg),
         Some(Task::Versus { svg, curves, points }) => versus::run(&svg, &curves, points.as_ref()),

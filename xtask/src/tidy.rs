@@ -665,7 +665,7 @@ const LIBRARIES: [(&str, &[&str]); 5] = [
     ("game-core", &["rand_chacha"]),
     ("solver-expectimax", &["game-core", "rayon"]),
     ("ntuple", &["game-core", "zstd", "rayon", "dirs"]),
-    ("records", &["serde", "serde_json"]),
+    ("records", &["game-core", "serde", "serde_json"]),
     (
         "engine",
         &["game-core", "solver-expectimax", "ntuple", "records", "dirs", "serde", "memmap2"],

@@ -39,6 +39,7 @@
 pub mod curve;
 pub mod log;
 pub mod paired;
+pub mod phases;
 pub mod summary;
 
 use std::fmt;
