@@ -21,9 +21,9 @@
 //!   the rest of the board full of small tiles;
 //! - **reached `T`**.
 //!
-//! The sum places a game by what it holds, not by its shape: a board that
-//! holds the chain's sum in other tiles counts as built. Replays of lost
-//! games agree with it on the boards where it was checked (docs/endgame.md).
+//! The sum is exact; the phase it gives is an estimate, since it counts
+//! what the board holds, not its shape: a board that holds the chain's sum
+//! in other tiles counts as built.
 //!
 //! Standard rules only: under the tutorial's rules a move that changes
 //! nothing still spawns, so `moves + 2` spawns are no longer the tiles'.
