@@ -58,6 +58,10 @@ enum Task {
     /// games lost in each phase of play short of a target tile (32768 by
     /// default) and the final collapse reached and survived.
     Phases(phases::PhasesArgs),
+    /// Two records files on the seeds both played: each one's reach rates,
+    /// the exact McNemar test of a tile's reach and the sign test of the
+    /// scores (the report `lab compare` prints).
+    Paired(phases::PairedArgs),
     /// Tune the evaluator's weights by seeded tournaments: `lab tune`
     /// in a release build, with these options (see its --help; defaults:
     /// --preset fast, 200 games from seed 1000001, 1 round, step 0.25).
@@ -108,6 +112,7 @@ fn main() -> ExitCode {
         Some(Task::Bench(args)) => bench::run(&args),
         Some(Task::Results(args)) => results::run(&args),
         Some(Task::Phases(args)) => phases::run(&args),
+        Some(Task::Paired(args)) => phases::paired(&args),
         Some(Task::Tune { options }) => tune::run(&options),
         Some(Task::Curve { csv, svg }) => curve::run(&csv, &svg),
         Some(Task::Versus { svg, curves, points }) => versus::run(&svg, &curves, points.as_ref()),

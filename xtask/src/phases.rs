@@ -1,10 +1,13 @@
 //! `cargo xtask phases`: where the games of records files were lost
-//! ([`records::phases`]), a table per file.
+//! ([`records::phases`]), a table per file; and `cargo xtask paired`: two
+//! records files compared on the seeds both played
+//! ([`records::paired`], the report `lab compare` prints).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use records::Record;
+use records::paired::{Comparison, pairs};
 use records::phases::Phases;
 
 use crate::util::Result;
@@ -30,6 +33,41 @@ fn parse_target(text: &str) -> Result<u32, String> {
         Ok(t) if t.is_power_of_two() && (128..=131_072).contains(&t) => Ok(t),
         _ => Err(format!("`{text}` is not a power of two from 128 to 131072")),
     }
+}
+
+/// The options of `cargo xtask paired`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct PairedArgs {
+    /// Player A's records file (CSV or JSON).
+    a: PathBuf,
+    /// Player B's records file, on some of the same seeds.
+    b: PathBuf,
+    /// The tile whose reach the McNemar test judges.
+    #[arg(long, default_value_t = 32768, value_parser = parse_target)]
+    tile: u32,
+}
+
+/// Prints the paired report of two files' common seeds.
+pub(crate) fn paired(args: &PairedArgs) -> Result<()> {
+    let (a_text, a) = read_any(&args.a)?;
+    let (b_text, b) = read_any(&args.b)?;
+    let done = pairs(&a, &b);
+    let Some(first) = done.first() else {
+        return Err(format!(
+            "{} and {} have no seed in common",
+            args.a.display(),
+            args.b.display()
+        )
+        .into());
+    };
+    let comparison = Comparison {
+        a: records::made_by(&a_text).unwrap_or(""),
+        b: records::made_by(&b_text).unwrap_or(""),
+        first_seed: first.seed,
+        tile: args.tile,
+    };
+    print!("{}", comparison.report(&done, None));
+    Ok(())
 }
 
 /// Prints each file's phase table.
@@ -61,13 +99,7 @@ pub(crate) fn run(args: &PhasesArgs) -> Result<()> {
 /// (0.1 when it has none, the standard game). Games of other sizes or of
 /// the tutorial's rules are refused: their spawns do not give their tiles.
 fn read(path: &Path) -> Result<(Vec<Record>, f64)> {
-    let text = fs::read_to_string(path).map_err(|err| format!("{}: {err}", path.display()))?;
-    let records = if text.trim_start().starts_with('[') {
-        records::read_json(&text)
-    } else {
-        records::read_csv(&text)
-    }
-    .map_err(|err| format!("{}: {err}", path.display()))?;
+    let (text, records) = read_any(path)?;
     let settings = records::made_by(&text).unwrap_or_default();
     let words: Vec<&str> = settings.split_whitespace().collect();
     let value = |flag: &str| words.windows(2).find(|w| w[0] == flag).map(|w| w[1]);
@@ -96,6 +128,18 @@ fn read(path: &Path) -> Result<(Vec<Record>, f64)> {
         })?,
     };
     Ok((records, four_probability))
+}
+
+/// A records file's text and games, CSV or JSON.
+fn read_any(path: &Path) -> Result<(String, Vec<Record>)> {
+    let text = fs::read_to_string(path).map_err(|err| format!("{}: {err}", path.display()))?;
+    let records = if text.trim_start().starts_with('[') {
+        records::read_json(&text)
+    } else {
+        records::read_csv(&text)
+    }
+    .map_err(|err| format!("{}: {err}", path.display()))?;
+    Ok((text, records))
 }
 
 #[cfg(test)]
@@ -131,6 +175,12 @@ mod tests {
         assert!(err.to_string().contains("5x5"), "{err}");
         let err = read(&write("d.csv", "--preset fast --max-moves 100")).unwrap_err();
         assert!(err.to_string().contains("move limit"), "{err}");
+        // Two files with no seed in common cannot be paired.
+        let other = dir.join("e.json");
+        fs::write(&other, r#"[{"seed":4,"score":8,"max_tile":4,"moves":2,"millis":1.0}]"#).unwrap();
+        let args = PairedArgs { a: dir.join("a.csv"), b: other, tile: 32768 };
+        let err = paired(&args).unwrap_err();
+        assert!(err.to_string().contains("no seed in common"), "{err}");
         fs::remove_dir_all(&dir).unwrap();
     }
 }
