@@ -12,7 +12,9 @@
 # and the wheel go under it, default <repo>/target), PY2048_PROFILE (the cargo
 # profile of the wheel, default dev: the workspace's dev profile already
 # optimises the engine, and a release build with LTO takes minutes longer;
-# use release for speed measurements).
+# use release for speed measurements), PY2048_RL (0: without the RL extras,
+# stable-baselines3, sb3-contrib and torch, whose tests are then skipped with
+# a notice; `cargo xtask ci --no-rl` sets it; CI=true refuses it).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -22,14 +24,22 @@ venv="$target/py2048-venv"
 wheels="$target/py2048-wheels"
 profile="${PY2048_PROFILE:-dev}"
 start=$SECONDS
+requirements="$here/ci-requirements.txt"
+if [[ "${PY2048_RL:-1}" == "0" ]]; then
+    if [[ "${CI:-}" == "true" ]]; then
+        echo "py2048: PY2048_RL=0 is for a developer's machine: CI runs every test" >&2
+        exit 1
+    fi
+    requirements="$here/ci-requirements-core.txt"
+fi
 
 if [[ ! -x "$venv/bin/python" ]]; then
     echo "==> py2048: creating $venv"
     "${PYTHON:-python3}" -m venv "$venv"
 fi
-echo "==> py2048: installing the build and test dependencies"
+echo "==> py2048: installing the build and test dependencies ($(basename "$requirements"))"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    -r "$here/ci-requirements.txt"
+    -r "$requirements"
 if [[ "${1:-}" == "deps" ]]; then
     echo "==> py2048: dependencies ready in $((SECONDS - start)) s"
     exit 0
@@ -52,7 +62,7 @@ export PY2048_CLI="$target/debug/lab"
 echo "==> py2048: pytest"
 cd "$here"
 status=0
-PY2048_CI=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider --import-mode=importlib tests || status=$?
+PY2048_CI=1 "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider --import-mode=importlib tests || status=$?
 if [[ $status -eq 5 ]]; then
     echo "py2048: pytest collected no tests: failing" >&2
     exit 1

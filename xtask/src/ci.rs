@@ -1,6 +1,7 @@
 //! `cargo xtask ci`: the checks CI runs, in order, stopping at the first
 //! failure. `.ci/run` and the README's test command call this task, so the
-//! list here is the one definition of "CI is green".
+//! list here is the one definition of "CI is green". `--quick` and
+//! `--no-rl` are a developer's shorter runs; CI refuses them.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -8,6 +9,24 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::util::{Result, cargo, format_duration, project_root, render, target_dir};
+
+/// `cargo xtask ci`'s options: shortcuts for a developer's machine, refused
+/// where `CI=true`, so that CI always runs every step.
+#[derive(Debug, clap::Args)]
+pub(crate) struct CiArgs {
+    /// The quick check: fmt, clippy and the Rust tests only (no docs, no
+    /// Python package and its virtual environment, no browser test).
+    #[arg(long, conflicts_with = "no_rl")]
+    pub(crate) quick: bool,
+    /// Every step, but the Python package's without its RL extras
+    /// (stable-baselines3, sb3-contrib and torch, about 4 GB): their tests
+    /// are skipped with a notice.
+    #[arg(long)]
+    pub(crate) no_rl: bool,
+}
+
+/// The steps `--quick` runs: the cargo steps but the docs.
+const QUICK: &[&str] = &["format", "clippy", "test"];
 
 /// One step: a cargo invocation and the environment it needs.
 struct Step {
@@ -33,34 +52,41 @@ const STEPS: &[Step] = &[
     },
 ];
 
-pub(crate) fn run() -> Result<()> {
+/// An error when a developer's shortcut is asked for in CI (`ci` is
+/// whether `CI=true`).
+fn check_shortcuts(args: &CiArgs, ci: bool) -> Result<()> {
+    if ci && (args.quick || args.no_rl) {
+        let flag = if args.quick { "--quick" } else { "--no-rl" };
+        return Err(format!(
+            "{flag} is for a developer's machine: with CI=true, `cargo xtask ci` runs every step"
+        )
+        .into());
+    }
+    Ok(())
+}
+
+pub(crate) fn run(args: &CiArgs) -> Result<()> {
+    check_shortcuts(args, env::var("CI").is_ok_and(|v| v == "true"))?;
+    let steps: Vec<&Step> =
+        STEPS.iter().filter(|step| !args.quick || QUICK.contains(&step.name)).collect();
+    if args.quick {
+        return run_quick(&steps);
+    }
     // The cargo steps, then the Python package, then the browser test.
-    let n_steps = STEPS.len() + 2;
+    let n_steps = steps.len() + 2;
     let total = Instant::now();
     // The Python dependencies (torch among them: minutes of download) are
     // fetched while the Rust steps compile; the python step waits for them.
-    let mut deps = PythonDeps::start()?;
+    let mut deps = PythonDeps::start(args.no_rl)?;
     let mut timings: Vec<(&str, Duration)> = Vec::new();
-    for (step_idx, step) in STEPS.iter().enumerate() {
+    for (step_idx, step) in steps.iter().enumerate() {
         let label = format!("[{}/{n_steps}] {}", step_idx + 1, step.name);
-        let mut cmd = cargo();
-        cmd.args(step.args).envs(step.env.iter().copied());
-        let shown = render(&cmd);
-        println!("\n==> {label}: {shown}");
-        let start = Instant::now();
-        let status = cmd.status().map_err(|err| format!("cannot start `{shown}`: {err}"))?;
-        let took = start.elapsed();
-        if !status.success() {
-            println!("<== {label} FAILED after {}", format_duration(took));
-            return Err(format!("ci stopped: step {label} failed: `{shown}` ({status})").into());
-        }
-        println!("<== {label} ok in {}", format_duration(took));
-        timings.push((step.name, took));
+        timings.push((step.name, cargo_step(step, &label)?));
     }
-    let label = format!("[{}/{n_steps}] python", STEPS.len() + 1);
+    let label = format!("[{}/{n_steps}] python", steps.len() + 1);
     let start = Instant::now();
     deps.wait(&label)?;
-    python_test(&label)?;
+    python_test(&label, args.no_rl)?;
     let took = start.elapsed();
     println!("<== {label} ok in {}", format_duration(took));
     timings.push(("python", took));
@@ -70,11 +96,44 @@ pub(crate) fn run() -> Result<()> {
     let took = start.elapsed();
     println!("<== {label} {} in {}", if ran { "ok" } else { "skipped" }, format_duration(took));
     timings.push(("browser", took));
-    println!("\nci: all {n_steps} steps passed in {}", format_duration(total.elapsed()));
+    let rl = if args.no_rl { " (the Python step without its RL extras)" } else { "" };
+    println!("\nci: all {n_steps} steps passed{rl} in {}", format_duration(total.elapsed()));
     for (name, took) in timings {
         println!("  {name:<8} {}", format_duration(took));
     }
     Ok(())
+}
+
+/// `cargo xtask ci --quick`: the cargo steps of [`QUICK`], nothing else.
+fn run_quick(steps: &[&Step]) -> Result<()> {
+    let total = Instant::now();
+    let n_steps = steps.len();
+    for (step_idx, step) in steps.iter().enumerate() {
+        cargo_step(step, &format!("[{}/{n_steps}] {}", step_idx + 1, step.name))?;
+    }
+    println!(
+        "\nci --quick: all {n_steps} steps passed in {}; not run: the docs, the Python package \
+         and the browser test (`cargo xtask ci` runs every step)",
+        format_duration(total.elapsed())
+    );
+    Ok(())
+}
+
+/// Runs one cargo step; how long it took, or an error if it failed.
+fn cargo_step(step: &Step, label: &str) -> Result<Duration> {
+    let mut cmd = cargo();
+    cmd.args(step.args).envs(step.env.iter().copied());
+    let shown = render(&cmd);
+    println!("\n==> {label}: {shown}");
+    let start = Instant::now();
+    let status = cmd.status().map_err(|err| format!("cannot start `{shown}`: {err}"))?;
+    let took = start.elapsed();
+    if !status.success() {
+        println!("<== {label} FAILED after {}", format_duration(took));
+        return Err(format!("ci stopped: step {label} failed: `{shown}` ({status})").into());
+    }
+    println!("<== {label} ok in {}", format_duration(took));
+    Ok(took)
 }
 
 /// `crates/py2048/ci.sh deps` running in the background, its output in a
@@ -85,7 +144,7 @@ struct PythonDeps {
 }
 
 impl PythonDeps {
-    fn start() -> Result<PythonDeps> {
+    fn start(no_rl: bool) -> Result<PythonDeps> {
         let log = target_dir().join("py2048-deps.log");
         std::fs::create_dir_all(target_dir())
             .map_err(|err| format!("cannot create {}: {err}", target_dir().display()))?;
@@ -95,6 +154,9 @@ impl PythonDeps {
             out.try_clone().map_err(|err| format!("cannot write {}: {err}", log.display()))?;
         let mut cmd = Command::new("bash");
         cmd.arg(project_root().join("crates/py2048/ci.sh")).arg("deps").stdout(out).stderr(err);
+        if no_rl {
+            cmd.env("PY2048_RL", "0");
+        }
         // Its own process group, so that stopping it stops pip too.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
@@ -136,10 +198,14 @@ impl Drop for PythonDeps {
 
 /// The Python package (crates/py2048/ci.sh): a venv under the target
 /// directory, the wheel built by maturin and installed, pytest against the
-/// installed package; fails when pytest fails or collects no test.
-fn python_test(label: &str) -> Result<()> {
+/// installed package; fails when pytest fails or collects no test. With
+/// `no_rl`, without the RL extras (`PY2048_RL=0`).
+fn python_test(label: &str, no_rl: bool) -> Result<()> {
     let mut cmd = Command::new("bash");
     cmd.arg(project_root().join("crates/py2048/ci.sh"));
+    if no_rl {
+        cmd.env("PY2048_RL", "0");
+    }
     let shown = render(&cmd);
     println!("\n==> {label}: {shown}");
     let status = cmd.status().map_err(|err| format!("cannot start `{shown}`: {err}"))?;
@@ -216,4 +282,31 @@ fn browser_test_missing(e2e: &Path, chromium: &Path) -> Vec<String> {
         missing.push("no playwright-core in crates/web/e2e/node_modules (npm ci there)".to_owned());
     }
     missing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quick_names_the_cargo_steps_it_runs() {
+        let names: Vec<&str> = STEPS.iter().map(|step| step.name).collect();
+        for name in QUICK {
+            assert!(names.contains(name), "{name} is no step of {names:?}");
+        }
+        assert!(!QUICK.contains(&"doc"), "the quick check leaves the docs out");
+    }
+
+    #[test]
+    fn ci_refuses_the_shortcuts() {
+        let full = CiArgs { quick: false, no_rl: false };
+        let quick = CiArgs { quick: true, no_rl: false };
+        let no_rl = CiArgs { quick: false, no_rl: true };
+        assert!(check_shortcuts(&full, true).is_ok());
+        for args in [&quick, &no_rl] {
+            assert!(check_shortcuts(args, false).is_ok());
+            let err = check_shortcuts(args, true).unwrap_err().to_string();
+            assert!(err.contains("CI=true") && err.contains("every step"), "{err}");
+        }
+    }
 }

@@ -46,7 +46,7 @@ enum Task {
     /// Run what CI runs, stopping at the first failure: fmt check, clippy
     /// (-D warnings), tests, docs (-D warnings), the Python package's
     /// pytest, the browser test.
-    Ci,
+    Ci(ci::CiArgs),
     /// Run the criterion benches of game-core and solver-expectimax and print
     /// a Markdown table of the medians.
     Bench(bench::BenchArgs),
@@ -108,7 +108,7 @@ fn main() -> ExitCode {
     let result = match cli.task {
         // A bare `cargo xtask` lists the tasks, as matklad's cargo-xtask says.
         None => Cli::command().print_help().map_err(Into::into),
-        Some(Task::Ci) => ci::run(),
+        Some(Task::Ci(args)) => ci::run(&args),
         Some(Task::Bench(args)) => bench::run(&args),
         Some(Task::Results(args)) => results::run(&args),
         Some(Task::Phases(args)) => phases::run(&args),
@@ -163,6 +163,13 @@ mod tests {
         };
         assert_eq!(options, ["--games", "2", "--step", "0.5"]);
         assert!(parse(&["ci", "extra"]).is_err());
+        let Task::Ci(ci) = parse(&["ci"]).unwrap() else { panic!("not ci") };
+        assert!(!ci.quick && !ci.no_rl);
+        let Task::Ci(ci) = parse(&["ci", "--quick"]).unwrap() else { panic!("not ci") };
+        assert!(ci.quick && !ci.no_rl);
+        let Task::Ci(ci) = parse(&["ci", "--no-rl"]).unwrap() else { panic!("not ci") };
+        assert!(!ci.quick && ci.no_rl);
+        assert!(parse(&["ci", "--quick", "--no-rl"]).is_err(), "--quick runs no Python");
         assert!(parse(&["curve", "a.csv"]).is_err());
     }
 }

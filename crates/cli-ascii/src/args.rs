@@ -89,7 +89,7 @@ pub struct SearchSettings {
     #[arg(long, value_name = "DIR", requires = "endgame")]
     pub tables: Option<PathBuf>,
     /// Only the endgame tables of at most N states (default: all of them,
-    /// about 0.5 GB); for the corner preset, the largest step and block of
+    /// about 0.77 GB); for the corner preset, the largest step and block of
     /// at most N states.
     #[arg(long, value_name = "N", requires = "endgame")]
     pub tables_max_states: Option<u64>,

@@ -297,6 +297,19 @@ mod tests {
     }
 
     #[test]
+    fn the_help_gives_the_size_of_the_chains_tables() {
+        // See: issue 61, item 18: `--tables-max-states`'s help said 0.5 GB.
+        // Two bytes of odds a state, as the table files hold them.
+        let formations = engine::formations_for(Preset::Heuristic, None);
+        let bytes: u64 = formations.iter().map(|f| 2 * f.states()).sum();
+        let command = <SearchArgs as clap::Args>::augment_args(clap::Command::new("lab"));
+        let arg = command.get_arguments().find(|a| a.get_id() == "tables_max_states").unwrap();
+        let help = arg.get_help().unwrap().to_string();
+        let figure = format!("about {:.2} GB", bytes as f64 / 1e9);
+        assert!(help.contains(&figure), "{help:?} does not say {figure}");
+    }
+
+    #[test]
     fn rules_are_checked_by_game_core() {
         let args = |size, p| RulesArgs { size, four_probability: p, tutorial_rules: true };
         // The size is the board's, checked with the rules.

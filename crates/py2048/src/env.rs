@@ -160,6 +160,18 @@ impl EnvCore {
         Ok(())
     }
 
+    /// Sets the game's score (`env.total_score = n`): the board, the moves
+    /// and the spawns go on as they were.
+    fn set_score(&mut self, score: u64) {
+        let saved = SavedGame { score, ..self.game.save() };
+        self.game = Game::restore(saved, self.rules);
+    }
+
+    /// Sets the episode's count of illegal actions (`env.illegal_count = n`).
+    fn set_illegal_count(&mut self, count: u64) {
+        self.illegal_count = count;
+    }
+
     /// Restarts the stream of episode seeds from `seed`.
     fn seed(&mut self, seed: u64) {
         self.seeder = GameRng::new(seed);

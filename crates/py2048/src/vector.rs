@@ -79,14 +79,17 @@ type StepResult<'py> = (
 
 /// Per environment: the action mask `(N, 4)`, the score, whether the action
 /// was legal, the score it gained, the largest exponent and the episode's
-/// illegal actions so far.
+/// illegal actions so far. The counts are int64, as gymnasium batches the
+/// Python ints of a single environment's info (gymnasium-2048's and
+/// `Env2048`'s): a difference of two scores across a reset is then
+/// negative, not a wrapped unsigned number.
 type Infos<'py> = (
     Bound<'py, PyArray2<i8>>,
-    Bound<'py, PyArray1<u64>>,
+    Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArray1<bool>>,
-    Bound<'py, PyArray1<u32>>,
-    Bound<'py, PyArray1<u8>>,
-    Bound<'py, PyArray1<u64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
 );
 
 /// Under same-step autoreset: the environments whose episode ended on this
@@ -101,11 +104,11 @@ struct Finals {
     index: Vec<u64>,
     obs: Vec<u8>,
     masks: Vec<i8>,
-    scores: Vec<u64>,
+    scores: Vec<i64>,
     legal: Vec<bool>,
-    gained: Vec<u32>,
-    max: Vec<u8>,
-    illegal: Vec<u64>,
+    gained: Vec<i64>,
+    max: Vec<i64>,
+    illegal: Vec<i64>,
 }
 
 impl Finals {
@@ -125,11 +128,11 @@ impl Finals {
         encoding.write(packed_cells(board), &mut self.obs[at..]);
         self.index.push(i as u64);
         self.masks.extend_from_slice(&mask);
-        self.scores.push(slot.game.score());
+        self.scores.push(count(slot.game.score()));
         self.legal.push(legal);
-        self.gained.push(gained);
-        self.max.push(board.max_exponent());
-        self.illegal.push(slot.illegal);
+        self.gained.push(i64::from(gained));
+        self.max.push(i64::from(board.max_exponent()));
+        self.illegal.push(count(slot.illegal));
     }
 }
 
@@ -141,12 +144,18 @@ struct Outputs {
     terminated: Vec<bool>,
     truncated: Vec<bool>,
     masks: Vec<i8>,
-    scores: Vec<u64>,
+    scores: Vec<i64>,
     legal: Vec<bool>,
-    gained: Vec<u32>,
-    max: Vec<u8>,
-    illegal: Vec<u64>,
+    gained: Vec<i64>,
+    max: Vec<i64>,
+    illegal: Vec<i64>,
     finals: Finals,
+}
+
+/// A count as the infos' int64 (a score or a step count never nears
+/// 2^63; were one past it, the largest int64 rather than a negative one).
+fn count(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 /// A vector of `n` copies of `value`, or a `MemoryError` (not an abort) when
@@ -184,7 +193,7 @@ impl Outputs {
 
     /// The bytes of one step's outputs for `n` environments.
     fn bytes(n: usize, per_cell: usize) -> usize {
-        n.saturating_mul(16 * per_cell + 8 + 1 + 1 + 4 + 8 + 1 + 4 + 1 + 8)
+        n.saturating_mul(16 * per_cell + 8 + 1 + 1 + 4 + 8 + 1 + 8 + 8 + 8)
     }
 
     fn sink(&mut self) -> Sink<'_> {
@@ -221,11 +230,11 @@ struct Sink<'a> {
 
 /// The infos part of a [`Sink`]: see [`Outputs`].
 struct InfoSink<'a> {
-    scores: &'a mut [u64],
+    scores: &'a mut [i64],
     legal: &'a mut [bool],
-    gained: &'a mut [u32],
-    max: &'a mut [u8],
-    illegal: &'a mut [u64],
+    gained: &'a mut [i64],
+    max: &'a mut [i64],
+    illegal: &'a mut [i64],
     finals: &'a mut Finals,
 }
 
@@ -327,9 +336,9 @@ impl VecCore {
         let legal = legal.unwrap_or_else(|| mask(&board));
         out.masks[i * 4..i * 4 + 4].copy_from_slice(&legal);
         if let Some(infos) = &mut out.infos {
-            infos.scores[i] = slot.game.score();
-            infos.max[i] = board.max_exponent();
-            infos.illegal[i] = slot.illegal;
+            infos.scores[i] = count(slot.game.score());
+            infos.max[i] = i64::from(board.max_exponent());
+            infos.illegal[i] = count(slot.illegal);
         }
     }
 
@@ -391,7 +400,7 @@ impl VecCore {
             out.truncated[i] = truncated;
             if let Some(infos) = &mut out.infos {
                 infos.legal[i] = legal;
-                infos.gained[i] = gained;
+                infos.gained[i] = i64::from(gained);
             }
             VecCore::observe(encoding, i, slot, out, legal_now);
         }

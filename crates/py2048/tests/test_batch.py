@@ -83,7 +83,8 @@ def test_malformed_board_strings_are_value_errors(text):
         (lambda: py2048.apply_action([1], [-1]), ValueError, "action -1"),
         (lambda: py2048.apply_action(["x"], [0]), TypeError, "boards"),
         (lambda: py2048.apply_action([True], [0]), TypeError, "boards"),
-        (lambda: py2048.apply_action([2**64], [0]), TypeError, "boards"),
+        # An int no uint64 holds is out of range, as for Env2048.step.
+        (lambda: py2048.apply_action([2**64], [0]), ValueError, "boards"),
         (lambda: py2048.pack(np.zeros((3, 3), dtype=int)), ValueError, r"\(\.\.\., 4, 4\)"),
         (lambda: py2048.pack(np.full((4, 4), 16)), ValueError, "0 \\(empty\\) to 15"),
         (lambda: py2048.encode([1], max_pow=1), ValueError, "max_pow"),

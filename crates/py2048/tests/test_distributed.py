@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -485,6 +486,17 @@ def test_a_file_that_holds_games_is_not_written_over(cluster, tmp_path):
     assert t.played == 1 and [g[0] for g in _games(csv)] == [205]
 
 
+def test_a_raylets_port_is_refused_at_once_as_not_the_head(cluster, tmp_path):
+    # See: issue 61, item 17: a raylet's own port speaks gRPC too; joining
+    # it took 20 s and the message blamed the auth token.
+    node = next(n for n in ray.nodes() if n["Alive"])
+    raylet = f"{node['NodeManagerAddress']}:{node['NodeManagerPort']}"
+    [got] = _connect_failures([("tournament", raylet, {})], tmp_path)
+    assert got["error"] == "ConnectionError" and got["seconds"] < 10, got
+    assert f"address='{raylet}': a gRPC server answers there, but not a Ray head" in got["message"]
+    assert not got["csv"]
+
+
 def test_a_last_line_cut_short_is_dropped_and_its_game_played_again(cluster, tmp_path):
     csv = tmp_path / "games.csv"
     args = ["--preset", "fast", "--depth", "1", "--games", "3", "--seed-start", "221",
@@ -693,6 +705,9 @@ def test_a_wrong_address_fails_within_seconds_naming_it(tmp_path):
     threading.Thread(target=web.serve_forever, daemon=True).start()
     nothing = f"127.0.0.1:{_free_port()}"
     not_ray = f"127.0.0.1:{web.server_address[1]}"
+    # See: issue 61, item 17: a gRPC server that is not the head (a
+    # raylet's port) took 20 s and the message blamed the auth token.
+    other_grpc, stop_grpc = _fake_grpc("12")
     try:
         cases = [
             ("tournament", nothing, {}),
@@ -701,10 +716,12 @@ def test_a_wrong_address_fails_within_seconds_naming_it(tmp_path):
             ("tournament", "no-such-host.invalid:6379", {}),
             ("tournament", None, {"RAY_ADDRESS": nothing}),
             ("tournament", "auto", {"RAY_ADDRESS": nothing}),
+            ("tournament", other_grpc, {}),
         ]
         results = _connect_failures(cases, tmp_path)
     finally:
         web.shutdown()
+        stop_grpc()
     for (call, address, _), got in zip(cases, results):
         assert got["error"] == "ConnectionError", (call, address, got)
         assert got["seconds"] < 10, (call, address, got)
@@ -715,6 +732,109 @@ def test_a_wrong_address_fails_within_seconds_naming_it(tmp_path):
     assert "no-such-host.invalid" in results[3]["message"]
     assert f"RAY_ADDRESS='{nothing}'" in results[4]["message"]
     assert f"RAY_ADDRESS='{nothing}'" in results[5]["message"]
+    assert f"address='{other_grpc}': a gRPC server answers there, but not a Ray head" in results[6]["message"]
+    assert "token" not in results[6]["message"]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "0",  # a head's GCS: its reply, then status OK
+        "16",  # a head that wants an auth token: Ray's own message says so
+        "",  # no status read (a stream reset): Ray's own attempt explains
+    ],
+)
+def test_a_grpc_server_that_knows_the_gcs_call_passes_the_address_check(reply, monkeypatch):
+    from types import SimpleNamespace
+
+    from py2048 import distributed
+
+    monkeypatch.setattr(distributed, "_ray", lambda: SimpleNamespace(is_initialized=lambda: False))
+    address, stop = _fake_grpc(reply)
+    try:
+        distributed._check_address(address)
+    finally:
+        stop()
+    unimplemented, stop = _fake_grpc("12")
+    try:
+        with pytest.raises(ConnectionError, match="a gRPC server answers there, but not a Ray head"):
+            distributed._check_address(unimplemented)
+    finally:
+        stop()
+
+
+def _fake_grpc(status: str) -> tuple[str, Callable[[], None]]:
+    """A gRPC server on 127.0.0.1 that answers every call as gRPC's C++
+    servers do (HTTP/2, headers as plain HPACK literals): with a reply
+    message then status 0 for "0", a stream reset for "", else that status
+    alone (12: UNIMPLEMENTED, what a raylet answers to a GCS call). Its
+    address, and a function that stops it."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    stopped = threading.Event()
+
+    def frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
+        return len(payload).to_bytes(3, "big") + bytes([kind, flags]) + stream.to_bytes(4, "big") + payload
+
+    def indexed(name: str, value: str) -> bytes:
+        # A literal with incremental indexing, a new name (RFC 7541, 6.2.1).
+        return bytes([0x40, len(name)]) + name.encode() + bytes([len(value)]) + value.encode()
+
+    def serve(conn: socket.socket) -> None:
+        with conn:
+            conn.settimeout(5)
+            data = b""
+            while len(data) < 24 + 9:
+                data += conn.recv(4096)
+            conn.sendall(frame(4, 0, 0))
+            data = data[24:]
+            # Frames until the call's HEADERS (stream 1).
+            while True:
+                while len(data) < 9 or len(data) < 9 + int.from_bytes(data[:3], "big"):
+                    chunk = conn.recv(4096)
+                    if not chunk:
+                        return
+                    data += chunk
+                n = int.from_bytes(data[:3], "big")
+                kind, stream = data[3], int.from_bytes(data[5:9], "big")
+                data = data[9 + n :]
+                if kind == 1 and stream == 1:
+                    break
+            head = b"\x88" + indexed("content-type", "application/grpc")  # :status 200
+            if status == "":
+                conn.sendall(frame(3, 0, 1, (2).to_bytes(4, "big")))
+            elif status == "0":
+                cluster_id = b"\x0a\x1c" + bytes(28)
+                message = b"\x00" + len(cluster_id).to_bytes(4, "big") + cluster_id
+                conn.sendall(frame(1, 4, 1, head) + frame(0, 0, 1, message)
+                             + frame(1, 5, 1, indexed("grpc-status", "0")))
+            else:
+                trailers = head + indexed("grpc-status", status) + indexed("grpc-message", "")
+                conn.sendall(frame(1, 5, 1, trailers))
+            # Hold the connection open, as a server would, until the client goes.
+            with contextlib.suppress(OSError):
+                while conn.recv(4096):
+                    pass
+
+    def accept() -> None:
+        while not stopped.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        stopped.set()
+        thread.join()
+        listener.close()
+
+    return f"127.0.0.1:{listener.getsockname()[1]}", stop
 
 
 def _pids_where(test) -> list[int]:  # noqa: ANN001 - a predicate on (pid, ppid, cmdline)

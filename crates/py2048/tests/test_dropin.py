@@ -227,6 +227,80 @@ def test_gymnasium_2048s_attributes_follow_the_game():
     assert (env.total_score, env.step_score, env.is_legal, env.illegal_count) == (0, 0, True, 0)
 
 
+def test_gymnasium_2048s_attributes_can_be_assigned():
+    # See: issue 61, item 14 (gymnasium-2048's are plain attributes; ours
+    # were read-only properties). The score and the illegal count are the
+    # game's: what the next steps add counts on from the value assigned.
+    env = Env2048(obs_mode="exponents")
+    env.reset(seed=3)
+    env.board = py2048.parse_board("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0")
+    env.total_score, env.illegal_count = 1000, 7
+    env.step_score, env.is_legal = 12, False
+    assert (env.total_score, env.score, env.illegal_count) == (1000, 1000, 7)
+    assert (env.step_score, env.is_legal) == (12, False)
+    _, reward, _, _, info = env.step(3)
+    assert reward == 4 and info["total_score"] == env.total_score == 1004
+    assert (env.step_score, env.is_legal) == (4, True)
+    env.board = py2048.parse_board("2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0")
+    info = env.step(0)[4]  # up: nothing moves
+    assert info["illegal_count"] == env.illegal_count == 8
+    # A copy keeps what was assigned.
+    env.step_score = 9
+    twin = copy.deepcopy(env)
+    assert (twin.total_score, twin.step_score, twin.illegal_count) == (1004, 9, 8)
+    # The values are checked as the constructor's are.
+    for name, bad, error in [
+        ("total_score", -1, ValueError), ("total_score", 2**64, ValueError),
+        ("total_score", 1.5, TypeError), ("step_score", -4, ValueError),
+        ("step_score", "4", TypeError), ("illegal_count", True, TypeError),
+        ("illegal_count", -1, ValueError), ("is_legal", 1, TypeError),
+        ("is_legal", None, TypeError),
+    ]:
+        with pytest.raises(error, match=name):
+            setattr(env, name, bad)
+    assert (env.total_score, env.step_score, env.is_legal, env.illegal_count) == (1004, 9, False, 8)
+    env.reset()
+    assert (env.total_score, env.step_score, env.is_legal, env.illegal_count) == (0, 0, True, 0)
+
+
+def test_the_frame_font_draws_each_letter_as_itself():
+    # See: issue 61, item 16: the e of "Score" was as tall as the S, so the
+    # word read "ScorE". Lower-case letters stand on the x-height (the top
+    # row empty), capitals and digits fill all five rows.
+    text = "Score: 0123456789"
+    image = np.zeros((5, 4 * len(text), 3), dtype=np.uint8)
+    py2048.render._draw_text(image, text, 0, 0, 1, (255, 255, 255))
+    drawn = {
+        ch: tuple("".join("#" if image[y, 4 * k + x, 0] else "." for x in range(3)) for y in range(5))
+        for k, ch in enumerate(text)
+    }
+    expected = {
+        "S": (".##", "#..", ".#.", "..#", "##."),
+        "c": ("...", "###", "#..", "#..", "###"),
+        "o": ("...", "###", "#.#", "#.#", "###"),
+        "r": ("...", "##.", "#.#", "#..", "#.."),
+        "e": ("...", ".#.", "###", "#..", ".##"),
+        ":": ("...", ".#.", "...", ".#.", "..."),
+        " ": ("...",) * 5,
+        "0": ("###", "#.#", "#.#", "#.#", "###"),
+        "1": (".#.", "##.", ".#.", ".#.", "###"),
+        "2": ("###", "..#", "###", "#..", "###"),
+        "3": ("###", "..#", "###", "..#", "###"),
+        "4": ("#.#", "#.#", "###", "..#", "..#"),
+        "5": ("###", "#..", "###", "..#", "###"),
+        "6": ("###", "#..", "###", "#.#", "###"),
+        "7": ("###", "..#", ".#.", ".#.", ".#."),
+        "8": ("###", "#.#", "###", "#.#", "###"),
+        "9": ("###", "#.#", "###", "..#", "###"),
+    }
+    assert drawn == expected
+    for ch, rows in drawn.items():
+        if ch.islower():
+            assert rows[0] == "...", f"{ch!r} stands above the x-height"
+        elif ch.isalnum():
+            assert "#" in rows[0] and "#" in rows[4], f"{ch!r} is not full height"
+
+
 def test_editing_env_board_in_place_changes_the_game():
     # See: issue 55, item 19 (gymnasium-2048's env.board is the game's).
     env = Env2048(obs_mode="exponents")

@@ -103,6 +103,18 @@ def test_bools_are_not_actions():
         (lambda: py2048.Env2048().reset(seed=-1), "seed"),
         (lambda: py2048.VectorEnv2048(num_envs=2).reset(seed=2**64 - 1), "at most 2\\*\\*64 - num_envs"),
         (lambda: py2048.VectorEnv2048(num_envs=2).reset(seed=[1, 2**64]), "seed"),
+        # See: issue 61, item 15: these were TypeErrors (numpy keeps such an
+        # int as an object, which no integer array holds).
+        (lambda: py2048.apply_action(0, 2**70), "action 1180591620717411303424 is not one of"),
+        (lambda: py2048.apply_action(0, -2**70), "is not one of 0"),
+        (lambda: py2048.apply_action([0, 0], [2**64 - 1, -1]), "is not one of 0"),
+        (lambda: py2048.apply_action(2**70, 0), "packed uint64 boards"),
+        (lambda: py2048.apply_action([1, 2**64], 0), "packed uint64 boards .* got 18446744073709551616"),
+        (lambda: _vec().step([2**70, 0]), "action 1180591620717411303424 is not one of"),
+        (lambda: _vec().step_into([0, 2**70], _vec().buffers()), "action 1180591620717411303424"),
+        (lambda: py2048.decide(2**70), "packed uint64 boards"),
+        (lambda: py2048.legal_actions(2**70), "packed uint64 boards"),
+        (lambda: py2048.Env2048.apply_action(2**70, 0), "packed uint64 boards"),
     ],
 )
 def test_integers_out_of_range_are_value_errors_not_overflow_errors(call, match):
@@ -113,6 +125,12 @@ def test_integers_out_of_range_are_value_errors_not_overflow_errors(call, match)
 
 def _env():
     env = py2048.Env2048()
+    env.reset(seed=0)
+    return env
+
+
+def _vec():
+    env = py2048.VectorEnv2048(num_envs=2)
     env.reset(seed=0)
     return env
 

@@ -2,7 +2,9 @@
 and wrappers, and short PPO and MaskablePPO runs.
 
 See: issue 35, item 4. CI installs stable-baselines3 and sb3-contrib
-(PY2048_CI is set there, and a missing package fails instead of skipping).
+(PY2048_CI is set there, and a missing package fails instead of skipping);
+`cargo xtask ci --no-rl` (PY2048_RL=0) leaves them out, and these tests
+with them.
 """
 
 import os
@@ -11,7 +13,12 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-if os.environ.get("PY2048_CI"):
+if os.environ.get("PY2048_RL") == "0":
+    pytest.skip(
+        "the RL extras are left out (PY2048_RL=0, `cargo xtask ci --no-rl`)",
+        allow_module_level=True,
+    )
+elif os.environ.get("PY2048_CI"):
     import sb3_contrib  # noqa: F401
     import stable_baselines3  # noqa: F401
 else:

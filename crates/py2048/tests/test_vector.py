@@ -19,6 +19,28 @@ def test_make_vec_uses_the_vector_entry_point():
     assert rewards.dtype == np.float64 and terminated.shape == truncated.shape == (8,)
 
 
+@pytest.mark.parametrize("mode", [gym.vector.AutoresetMode.NEXT_STEP, gym.vector.AutoresetMode.SAME_STEP])
+def test_info_counts_are_int64_so_differences_across_a_reset_are_negative(mode):
+    # See: issue 61, item 13: total_score was uint64, and its change across
+    # an autoreset 18446744073709551544 rather than -72.
+    env = py2048.VectorEnv2048(num_envs=2, illegal_action="terminate", autoreset_mode=mode)
+    _, infos = env.reset(seed=1)
+    rng = np.random.default_rng(4)
+    drops = 0
+    for _ in range(400):
+        before = infos["total_score"]
+        _, _, terminated, _, infos = env.step(rng.integers(0, 4, size=2))
+        for key in ("score", "total_score", "step_score", "max", "illegal_count"):
+            assert infos[key].dtype == np.int64, key
+            if "final_info" in infos:
+                assert infos["final_info"][key].dtype == np.int64, key
+        change = infos["total_score"] - before
+        restarted = change < 0
+        drops += int(restarted.sum())
+        np.testing.assert_array_equal(change[restarted], -before[restarted])
+    assert drops >= 3
+
+
 def test_next_step_autoreset():
     env = py2048.VectorEnv2048(num_envs=4, obs_mode="exponents")
     obs, _ = env.reset(seed=10)
@@ -198,6 +220,8 @@ def _same_infos(mine, theirs, where):
             _same_infos(mine[key], value, f"final_info {where}")
         else:
             np.testing.assert_array_equal(mine[key], value, err_msg=f"{key} {where}")
+            # See: issue 61, item 13 (the counts were unsigned, ours only).
+            assert mine[key].dtype == value.dtype, f"{key}: {mine[key].dtype}, not {value.dtype} {where}"
 
 
 @pytest.mark.parametrize("mode", list(gym.vector.AutoresetMode))

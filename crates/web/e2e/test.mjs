@@ -11,7 +11,7 @@
 // key, reloads and reopens the page to the same game (also after a server
 // restart, and from the browser's copy once the server forgot it, on a reload
 // or in the open tab at the next key), lays out the won overlay on a 390 px
-// phone, and takes screenshots. Issue 55's items are checked where they
+// phone, checks the layout on a 320 px one, and takes screenshots. Issue 55's items are checked where they
 // arise: the board near the top on a desktop and a phone, slides as the
 // original's (frozen mid-slide: every tile over the cells, the two tiles
 // of a merge before their sum, no new tile yet), no focus left on a clicked
@@ -755,6 +755,45 @@ async function main() {
     mkdirSync(dirname(screenshotPath), { recursive: true });
     await pageNow.screenshot({ path: screenshotPath.replace(/\.png$/, "-phone-won.png"), fullPage: true });
     await pageNow.evaluate(() => render({ ...state, won: false }));
+
+    // On a 320 px phone the page is no wider than the screen, even with a
+    // 7-digit score and best, and the game's four controls share one row
+    // (issue 61, item 18: Hint wrapped to a row of its own, and such a
+    // score made the page 9 px too wide).
+    await pageNow.setViewportSize({ width: 320, height: 640 });
+    const kept320 = await pageNow.evaluate(() => ({
+      score: state.score, best: localStorage.getItem(BEST_KEY), aiBest: localStorage.getItem(AI_BEST_KEY),
+    }));
+    await pageNow.evaluate(() => {
+      localStorage.setItem(BEST_KEY, "1234567");
+      render({ ...state, score: 1234567 });
+    });
+    const narrow = await pageNow.evaluate(() => {
+      const box = (sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
+      return {
+        width: document.documentElement.scrollWidth,
+        score: document.querySelector("#score").textContent,
+        best: document.querySelector("#best").textContent,
+        title: box(".title"),
+        scores: box(".scores"),
+        controls: ["#new-game", ".seed", "#undo", "#hint-button"].map(box),
+      };
+    });
+    assert.equal(narrow.score, "1,234,567");
+    assert.equal(narrow.best, "1,234,567");
+    assert.ok(narrow.width <= 320, `320 px: the page is ${narrow.width} px wide`);
+    assert.ok(narrow.title.right <= narrow.scores.left, `320 px: the title runs under the scores: ${JSON.stringify(narrow)}`);
+    const [first] = narrow.controls;
+    for (const c of narrow.controls) {
+      const middle = (c.top + c.bottom) / 2;
+      assert.ok(middle > first.top && middle < first.bottom, `320 px: the controls wrap: ${JSON.stringify(narrow.controls)}`);
+    }
+    await pageNow.screenshot({ path: screenshotPath.replace(/\.png$/, "-phone-320.png"), fullPage: true });
+    await pageNow.evaluate((kept) => {
+      localStorage.setItem(BEST_KEY, kept.best ?? "0");
+      localStorage.setItem(AI_BEST_KEY, kept.aiBest ?? "0");
+      render({ ...state, score: kept.score });
+    }, kept320);
     await pageNow.setViewportSize({ width: 520, height: 900 });
 
     // Ask for one more hint so the screenshot shows the values.

@@ -1,11 +1,13 @@
 //! The API's one error shape, `{"error": message, "code": name}`, and the
-//! extractors that turn every malformed request into it (axum's own
-//! rejections answer in plain text).
+//! extractors that turn every malformed request into it, in the API's own
+//! sentences (axum's rejections answer in plain text, in its own words).
 
 use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Bytes;
+use axum::extract::path::ErrorKind;
+use axum::extract::rejection::PathRejection;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
@@ -71,9 +73,12 @@ impl<T: DeserializeOwned> FromRequest<Arc<AppState>> for Body<T> {
             })?
             .map_err(|rejection| {
                 let status = rejection.status();
-                let code =
-                    if status == StatusCode::PAYLOAD_TOO_LARGE { "too_large" } else { "bad_body" };
-                ApiError::new(status, code, rejection.body_text())
+                if status == StatusCode::PAYLOAD_TOO_LARGE {
+                    let limit = state.limits().max_body_bytes;
+                    let message = format!("the request body is over the limit of {limit} bytes");
+                    return ApiError::new(status, "too_large", message);
+                }
+                ApiError::new(status, "bad_body", "the request body could not be read to its end")
             })?;
         let empty = bytes.iter().all(u8::is_ascii_whitespace);
         if !empty && !json {
@@ -105,8 +110,26 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         Path::<T>::from_request_parts(parts, state).await.map(|Path(value)| ApiPath(value)).map_err(
-            |rejection| ApiError::new(rejection.status(), "bad_path", rejection.body_text()),
+            |rejection| ApiError::new(rejection.status(), "bad_path", path_message(&rejection)),
         )
+    }
+}
+
+/// What is wrong with the address, in the API's words (axum's name its
+/// own types: "Invalid URL: Cannot parse ...").
+fn path_message(rejection: &PathRejection) -> String {
+    let PathRejection::FailedToDeserializePathParams(err) = rejection else {
+        return "the server could not read the address's parameters".to_owned();
+    };
+    let what = |key: &str| if key == "id" { "game id".to_owned() } else { key.to_owned() };
+    match err.kind() {
+        ErrorKind::InvalidUtf8InPathParam { key } => {
+            format!("the {} in the address is not valid UTF-8 text", what(key))
+        }
+        ErrorKind::ParseErrorAtKey { key, value, .. } => {
+            format!("the {} in the address cannot be {value:?}", what(key))
+        }
+        _ => "the address does not name anything this API has".to_owned(),
     }
 }
 
@@ -122,7 +145,55 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
             .await
             .map(|Query(value)| ApiQuery(value))
             .map_err(|rejection| {
-                ApiError::new(rejection.status(), "bad_query", rejection.body_text())
+                let message = query_message(&rejection.body_text(), parts.uri.query());
+                ApiError::new(rejection.status(), "bad_query", message)
             })
+    }
+}
+
+/// A query string's fault in the API's words, from axum's rejection text
+/// ("Failed to deserialize query string: delay_ms: invalid digit found in
+/// string") and the query itself.
+fn query_message(rejection: &str, query: Option<&str>) -> String {
+    let detail =
+        rejection.strip_prefix("Failed to deserialize query string: ").unwrap_or(rejection);
+    // serde_path_to_error puts the parameter's name first: "delay_ms: ...".
+    let (key, why) = match detail.split_once(": ") {
+        Some((key, why)) if !key.contains(' ') => (Some(key), why),
+        _ => (None, detail),
+    };
+    let quoted: Vec<&str> = why.split('`').skip(1).step_by(2).collect();
+    if why.starts_with("unknown field")
+        && let Some((name, known)) = quoted.split_first()
+    {
+        return format!("unknown query parameter {name} (this request takes {})", list(known));
+    }
+    if why.starts_with("missing field")
+        && let Some(name) = quoted.first()
+    {
+        return format!("the query parameter {name} is missing");
+    }
+    let Some(key) = key else {
+        return "the query string does not read as this request's parameters".to_owned();
+    };
+    let value = query
+        .unwrap_or_default()
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find_map(|(k, v)| (k == key).then_some(v))
+        .unwrap_or_default();
+    // Rust's integer parse errors: the parameter is a number.
+    if why.contains("digit") || why.contains("number") || why.contains("empty string") {
+        return format!("the query parameter {key} must be a whole number, not {value}");
+    }
+    format!("the query parameter {key} cannot be {value:?}")
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn list(names: &[&str]) -> String {
+    match names {
+        [] => "no parameters".to_owned(),
+        [one] => format!("only {one}"),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }

@@ -1,7 +1,7 @@
 //! A position of a game as the server keeps it, in the games file and in
 //! the API's `position`, which the page keeps to bring a game back.
 
-use game_core::{Board, Game, Rules, SavedGame};
+use game_core::{Board, Game, ParseBoardError, ParseErrorKind, Rules, SavedGame, SizeError};
 use serde::{Deserialize, Serialize};
 
 /// The largest seed: JavaScript numbers are exact up to 2^53 - 1, and a
@@ -42,7 +42,13 @@ impl StoredPosition {
                 return Err(format!("{name} {v} is above 2^53 - 1"));
             }
         }
-        let board: Board = self.board.parse().map_err(|e| format!("bad board: {e}"))?;
+        let board: Board = self.board.parse().map_err(|e: ParseBoardError| match e.kind() {
+            // game-core's message names its own types ("use Grid").
+            ParseErrorKind::Size(SizeError::NotPacked { size }) => {
+                format!("its board is {size}x{size}, and this game is played on 4x4")
+            }
+            _ => format!("its board does not read: {e}"),
+        })?;
         let bytes: Vec<u8> = (0..self.spawns.len())
             .step_by(2)
             .map(|i| self.spawns.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))

@@ -186,6 +186,75 @@ async fn bodies_over_the_limit_are_refused() {
         .assert_error(StatusCode::PAYLOAD_TOO_LARGE, "too_large");
 }
 
+/// Every way a request can fail to read is answered in the API's own
+/// sentences, never in the words of the framework or of a library type the
+/// page does not know ("Failed to buffer the request body", "use Grid").
+/// See: issue 61, item 18.
+#[tokio::test]
+async fn malformed_requests_are_answered_in_the_apis_words() {
+    let app = app();
+    let game = id(&new_game(&app, 1).await);
+    let big = format!(r#"{{"direction":"up","pad":"{}"}}"#, "x".repeat(64 * 1024));
+    let three = serde_json::json!({ "restore": {
+        "board": "2 0 0/0 0 0/0 0 0", "score": 0, "moves": 0, "seed": 1, "spawns": "00".repeat(48),
+    } });
+    let cases = [
+        (
+            "POST",
+            format!("/api/games/{game}/move"),
+            Some(big.clone()),
+            413,
+            "too_large",
+            "the request body is over the limit of 4096 bytes",
+        ),
+        (
+            "POST",
+            "/api/games".to_owned(),
+            Some(three.to_string()),
+            422,
+            "bad_position",
+            "the game to restore is not one this server can play on: its board is 3x3, and this game is played on 4x4",
+        ),
+        (
+            "GET",
+            format!("/api/games/{game}/autoplay?delay_ms=-3"),
+            None,
+            400,
+            "bad_query",
+            "the query parameter delay_ms must be a whole number, not -3",
+        ),
+        (
+            "GET",
+            format!("/api/games/{game}/autoplay?delay_ms=1e3"),
+            None,
+            400,
+            "bad_query",
+            "the query parameter delay_ms must be a whole number, not 1e3",
+        ),
+        (
+            "GET",
+            format!("/api/games/{game}/autoplay?speed=3"),
+            None,
+            400,
+            "bad_query",
+            "unknown query parameter speed (this request takes preset and delay_ms)",
+        ),
+        (
+            "GET",
+            "/api/games/%FF".to_owned(),
+            None,
+            400,
+            "bad_path",
+            "the game id in the address is not valid UTF-8 text",
+        ),
+    ];
+    for (method, uri, body, status, code, message) in cases {
+        let res = send(&app, method, &uri, body.as_deref()).await;
+        res.assert_error(StatusCode::from_u16(status).unwrap(), code);
+        assert_eq!(res.json()["error"], message, "{method} {uri}");
+    }
+}
+
 #[tokio::test]
 async fn seeds_must_be_exact_in_javascript() {
     let app = app();

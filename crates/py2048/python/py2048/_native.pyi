@@ -29,6 +29,8 @@ class EnvCore:
     def __getstate__(self) -> tuple[bytes, bytes, int, int, int, bytes, int]: ...
     def __setstate__(self, state: tuple[bytes, bytes, int, int, int, bytes, int]) -> None: ...
     def set_board(self, exponents: npt.NDArray[np.uint8]) -> None: ...
+    def set_score(self, score: int) -> None: ...
+    def set_illegal_count(self, count: int) -> None: ...
     def seed(self, seed: int) -> None: ...
     def reset(self) -> npt.NDArray[np.uint8]: ...
     def step(
@@ -60,11 +62,11 @@ class EnvCore:
 # exponent, illegal actions this episode.
 _VecInfos = tuple[
     npt.NDArray[np.int8],
-    npt.NDArray[np.uint64],
+    npt.NDArray[np.int64],
     npt.NDArray[np.bool_],
-    npt.NDArray[np.uint32],
-    npt.NDArray[np.uint8],
-    npt.NDArray[np.uint64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
 ]
 # Same-step autoreset: ended environments, their last observations and infos.
 _VecEnded = tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint8], _VecInfos]

@@ -8,6 +8,7 @@ gymnasium-2048's: 0 up, 1 right, 2 down, 3 left.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
@@ -21,12 +22,40 @@ ACTION_NAMES: tuple[str, str, str, str] = ("up", "right", "down", "left")
 ObsMode = Literal["onehot", "exponents"]
 
 
-def _integers(values: Any, name: str) -> npt.NDArray[Any]:
-    """``values`` as an integer array, or a ``TypeError`` naming it."""
+def _integers(
+    values: Any, name: str, out_of_range: Callable[[int], str] | None = None
+) -> npt.NDArray[Any]:
+    """``values`` as an integer array, or a ``TypeError`` naming it; Python
+    ints past 64 bits (which numpy keeps as objects) are a ``ValueError``,
+    worded by ``out_of_range`` for the first of them, as the single
+    environment's ``step`` words an action out of range."""
     arr = np.asarray(values)
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        big = _too_wide(values, arr)
+        if big is not None:
+            message = out_of_range(big) if out_of_range else (
+                f"{name} must fit in 64 bits, got {big}"
+            )
+            raise ValueError(message)
         raise TypeError(f"{name} must be integers, got an array of dtype {arr.dtype}")
     return arr
+
+
+def _too_wide(values: Any, arr: npt.NDArray[Any]) -> int | None:
+    """The first int no 64-bit integer holds when ``values`` are all ints
+    (not bools), else ``None``: numpy reads such values as objects, or as
+    floats where they mix negatives and values past 2**63."""
+    if arr.dtype != object and (isinstance(values, np.ndarray) or arr.dtype.kind != "f"):
+        return None
+    items = np.asarray(values, dtype=object).ravel()
+    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+               for v in items):
+        return None
+    wide = [int(v) for v in items if not -(2**63) <= v < 2**64]
+    if wide:
+        return wide[0]
+    # Negatives beside values past 2**63: no one dtype holds both.
+    return next((int(v) for v in items if v < 0), None)
 
 
 def whole(value: Any, name: str, minimum: int = 0, maximum: int = 2**64 - 1) -> int:
@@ -46,7 +75,10 @@ def as_boards(boards: Any) -> npt.NDArray[np.uint64]:
     Raises ``TypeError`` for a non-integer input and ``ValueError`` for a
     negative one.
     """
-    arr = _integers(boards, "boards (packed uint64 boards)")
+    arr = _integers(
+        boards, "boards (packed uint64 boards)",
+        lambda v: f"boards must be packed uint64 boards (0 to 2**64 - 1), got {v}",
+    )
     if arr.dtype.kind == "i" and arr.size and arr.min() < 0:
         raise ValueError("boards must be packed uint64 boards, got a negative value")
     return np.asarray(arr, dtype=np.uint64, order="C")
@@ -54,10 +86,14 @@ def as_boards(boards: Any) -> npt.NDArray[np.uint64]:
 
 def as_actions(actions: Any) -> npt.NDArray[np.int64]:
     """Actions as an ``int64`` array (the range is checked by the engine)."""
-    arr = _integers(actions, "actions")
+    arr = _integers(actions, "actions", _bad_action)
     if arr.dtype == np.uint64 and arr.size and arr.max() > 3:
-        raise ValueError(f"action {arr.max()} is not one of 0 (up), 1 (right), 2 (down), 3 (left)")
+        raise ValueError(_bad_action(int(arr.max())))
     return np.asarray(arr, dtype=np.int64, order="C")
+
+
+def _bad_action(action: int) -> str:
+    return f"action {action} is not one of 0 (up), 1 (right), 2 (down), 3 (left)"
 
 
 def apply_action(

@@ -369,6 +369,129 @@ CONNECT_TIMEOUT = 5.0
 # SETTINGS frame of its own (frame type 4, the fourth byte of its header).
 _HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
 
+# Every node's ports speak gRPC, a raylet's too: what tells the head is
+# that its GCS knows this call (the one a joining node makes first). Any
+# other gRPC server answers UNIMPLEMENTED at once, where Ray's own client
+# would retry for many seconds and then blame the auth token.
+_GCS_PROBE = "/ray.rpc.NodeInfoGcsService/GetClusterId"
+_GRPC_UNIMPLEMENTED = 12
+
+
+def _frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
+    """One HTTP/2 frame (RFC 9113, section 4.1)."""
+    return len(payload).to_bytes(3, "big") + bytes([kind, flags]) + stream.to_bytes(4, "big") + payload
+
+
+def _hpack_literal(name: str, value: str) -> bytes:
+    """A header "without indexing", its strings as they are (RFC 7541,
+    section 6.2.2); both shorter than 127 bytes."""
+    n, v = name.encode(), value.encode()
+    return bytes([0, len(n)]) + n + bytes([len(v)]) + v
+
+
+def _hpack_int(block: bytes, at: int, bits: int) -> tuple[int, int]:
+    """An integer of an ``bits``-bit prefix at ``block[at]`` (RFC 7541,
+    section 5.1) and where the next field starts."""
+    mask = (1 << bits) - 1
+    value, at = block[at] & mask, at + 1
+    shift = 0
+    if value == mask:
+        while True:
+            byte, at = block[at], at + 1
+            value += (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                break
+    return value, at
+
+
+def _hpack_string(block: bytes, at: int) -> tuple[str | None, int]:
+    """A string literal, or ``None`` when it is Huffman-coded (gRPC's C++
+    servers, Ray's, send their header strings as they are)."""
+    huffman = bool(block[at] & 0x80)
+    length, at = _hpack_int(block, at, 7)
+    raw = block[at : at + length]
+    return (None if huffman else raw.decode("latin-1")), at + length
+
+
+def _hpack_headers(block: bytes, table: list[tuple[str | None, str | None]]) -> dict[str, str]:
+    """The headers of an HPACK block whose names and values this reader can
+    read (only what a status needs: no Huffman, no static table's names);
+    ``table`` is the connection's dynamic table, updated."""
+    headers: dict[str, str] = {}
+    at = 0
+    while at < len(block):
+        byte = block[at]
+        if byte & 0x80:  # indexed: a static entry (no gRPC header) or a dynamic one
+            index, at = _hpack_int(block, at, 7)
+            name, value = table[index - 62] if 62 <= index < 62 + len(table) else (None, None)
+        elif byte & 0xE0 == 0x20:  # a dynamic table size update
+            _, at = _hpack_int(block, at, 5)
+            continue
+        else:
+            indexing = byte & 0xC0 == 0x40
+            index, at = _hpack_int(block, at, 6 if indexing else 4)
+            if index == 0:
+                name, at = _hpack_string(block, at)
+            else:
+                name = table[index - 62][0] if 62 <= index < 62 + len(table) else None
+            value, at = _hpack_string(block, at)
+            if indexing:
+                table.insert(0, (name, value))
+        if name is not None and value is not None:
+            headers[name] = value
+    return headers
+
+
+def _gcs_answers(conn: socket.socket, authority: str) -> bool:
+    """Whether the gRPC server on ``conn`` (its SETTINGS read) is a Ray
+    head's GCS: ``False`` only when it says it has no such call; a reply,
+    a refusal (an auth token it wants) or silence are the GCS's or Ray's
+    own to explain."""
+    headers = b"".join(
+        _hpack_literal(k, v) for k, v in [
+            (":method", "POST"), (":scheme", "http"), (":path", _GCS_PROBE),
+            (":authority", authority), ("content-type", "application/grpc"), ("te", "trailers"),
+        ]
+    )
+    # The SETTINGS acknowledged, then one call: an empty request message.
+    conn.sendall(
+        _frame(4, 1, 0) + _frame(1, 4, 1, headers) + _frame(0, 1, 1, bytes(5))
+    )
+    table: list[tuple[str | None, str | None]] = []
+    pending = b""
+    block = b""
+    while True:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return True
+        pending += chunk
+        while len(pending) >= 9:
+            length = int.from_bytes(pending[:3], "big")
+            if len(pending) < 9 + length:
+                break
+            kind, flags = pending[3], pending[4]
+            stream = int.from_bytes(pending[5:9], "big") & 0x7FFF_FFFF
+            payload, pending = pending[9 : 9 + length], pending[9 + length :]
+            if stream != 1:
+                continue
+            if kind == 0:  # a reply's message: the call exists
+                return True
+            if kind == 3:  # the stream reset: no status to read
+                return True
+            if kind in (1, 9):  # HEADERS, CONTINUATION
+                if kind == 1:
+                    pad = payload[0] if flags & 0x8 else 0
+                    skip = (1 if flags & 0x8 else 0) + (5 if flags & 0x20 else 0)
+                    payload = payload[skip : len(payload) - pad]
+                block += payload
+                if not flags & 0x4:  # END_HEADERS not yet
+                    continue
+                status = _hpack_headers(block, table).get("grpc-status")
+                block = b""
+                if status is not None:
+                    return status != str(_GRPC_UNIMPLEMENTED)
+
 
 def _check_address(address: str | None) -> None:
     """A ``ConnectionError`` naming the address, within seconds, when the
@@ -390,6 +513,7 @@ def _check_address(address: str | None) -> None:
         return  # Ray refuses a malformed address at once, with its own message
     host, port_number = host.strip("[]"), int(port)
     reply = b""
+    gcs = False
     try:
         with socket.create_connection((host, port_number), timeout=CONNECT_TIMEOUT) as conn:
             # Under TLS the first bytes are a TLS handshake's: an open port
@@ -403,6 +527,18 @@ def _check_address(address: str | None) -> None:
                 if not chunk:
                     break
                 reply += chunk
+            if len(reply) == 9 and reply[3] == 4:
+                # The SETTINGS frame's payload, then the call.
+                rest = int.from_bytes(reply[:3], "big")
+                while rest > 0:
+                    chunk = conn.recv(rest)
+                    if not chunk:
+                        break
+                    rest -= len(chunk)
+                try:
+                    gcs = _gcs_answers(conn, f"{host}:{port_number}")
+                except (OSError, IndexError, UnicodeError):
+                    gcs = True  # no verdict: Ray's own attempt explains what goes wrong
     except socket.gaierror:
         reason = f"no host is named {host!r}"
     except ConnectionRefusedError:
@@ -412,11 +548,15 @@ def _check_address(address: str | None) -> None:
     except OSError as e:
         reason = e.strerror or str(e)
     else:
-        if len(reply) == 9 and reply[3] == 4:
+        if len(reply) == 9 and reply[3] == 4 and gcs:
             return
+        what = "a gRPC server answers there" if len(reply) == 9 and reply[3] == 4 else (
+            "something answers there"
+        )
         reason = (
-            "something answers there, but not a Ray head (the address is the head's"
-            " `ray start --head --port`, 6379 unless given; the dashboard's 8265 is not it)"
+            f"{what}, but not a Ray head (the address is the head's `ray start --head"
+            " --port`, 6379 unless given; a node's other ports and the dashboard's 8265"
+            " are not it)"
         )
     raise ConnectionError(f"cannot reach a Ray cluster at {named}: {reason}")
 

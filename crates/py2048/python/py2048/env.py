@@ -107,8 +107,8 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
     change the board the agent now sees. Every array is new on every call.
     The same figures are attributes, as gymnasium-2048's environment has
     them: :attr:`total_score`, :attr:`step_score`, :attr:`is_legal`,
-    :attr:`illegal_count`, and :attr:`board`; and :attr:`clock` in human
-    mode.
+    :attr:`illegal_count` (all four assignable, checked), and :attr:`board`;
+    and :attr:`clock` in human mode.
 
     ``reset(seed=s)`` starts a stream of episode seeds: the same seed gives
     the same games, whatever else happened before.
@@ -263,24 +263,46 @@ class Env2048(gym.Env[npt.NDArray[np.uint8], int]):
 
     @property
     def total_score(self) -> int:
-        """The episode's score so far (gymnasium-2048's name; as :attr:`score`)."""
+        """The episode's score so far (gymnasium-2048's name; as :attr:`score`).
+        Assigning it sets the game's score (a whole number of 0 or more), from
+        which the next merges count on, as gymnasium-2048's attribute does."""
         return self._core.score()
+
+    @total_score.setter
+    def total_score(self, value: int) -> None:
+        self._core.set_score(whole(value, "total_score"))
 
     @property
     def step_score(self) -> int:
-        """What the last step's merges scored (0 after a reset)."""
+        """What the last step's merges scored (0 after a reset); assignable
+        (a whole number of 0 or more) until the next step or reset."""
         return self._step_score
+
+    @step_score.setter
+    def step_score(self, value: int) -> None:
+        self._step_score = whole(value, "step_score")
 
     @property
     def is_legal(self) -> bool:
         """Whether the last step's action changed the board (``True`` after
-        a reset)."""
+        a reset); assignable (a bool) until the next step or reset."""
         return self._is_legal
+
+    @is_legal.setter
+    def is_legal(self, value: bool) -> None:
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"is_legal must be a bool, got {type(value).__name__}")
+        self._is_legal = bool(value)
 
     @property
     def illegal_count(self) -> int:
-        """The episode's illegal actions so far."""
+        """The episode's illegal actions so far; assigning it (a whole number
+        of 0 or more) sets the count the next illegal actions add to."""
         return self._core.illegal_count()
+
+    @illegal_count.setter
+    def illegal_count(self, value: int) -> None:
+        self._core.set_illegal_count(whole(value, "illegal_count"))
 
     @staticmethod
     def apply_action(board: Any, action: int) -> tuple[npt.NDArray[np.uint8], int, bool]:

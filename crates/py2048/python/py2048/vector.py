@@ -108,7 +108,9 @@ class VectorEnv2048(VectorEnv):
     (what the last action gained), ``max`` (the largest exponent),
     ``is_legal`` and ``illegal_count`` (gymnasium-2048's keys; its
     ``board`` is the observation itself with ``obs_mode="exponents"``, or
-    :func:`py2048.unpack` of :attr:`boards`).
+    :func:`py2048.unpack` of :attr:`boards`). The numbers are int64 and
+    ``is_legal`` bool, the dtypes ``SyncVectorEnv`` gives a single
+    environment's ``info``.
     """
 
     #: The class's; each batch's ``metadata["autoreset_mode"]`` is its own.
