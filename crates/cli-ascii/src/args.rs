@@ -176,6 +176,19 @@ pub fn unused_search_option(
     settings.solver_spec(4).validate().err().map(|e| e.message(&Options))
 }
 
+/// A usage error when the seeds from `seed_start`, one a game, go past the
+/// last seed: they would wrap to seed 0 and play other games than asked.
+pub fn seeds_past_the_last(seed_start: u64, games: u64) -> Option<String> {
+    seed_start.checked_add(games.saturating_sub(1)).is_none().then(|| {
+        format!(
+            "--seed-start {seed_start} with --games {games} goes past the last seed, {}: from \
+             that seed, at most {} games",
+            u64::MAX,
+            u64::MAX - seed_start + 1
+        )
+    })
+}
+
 /// `cmd` with every option that takes a value reading a negative number as
 /// that value (`--size -1` is an invalid size, which the option's own parser
 /// names with its range) rather than as an unknown flag `-1`: set for every

@@ -7,7 +7,7 @@ use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use cli_ascii::args::{
     RulesArgs, SearchArgs, SearchSettings, given, negative_numbers_are_values, parse_games,
-    parse_seed, unused_search_option, whole_number,
+    parse_seed, seeds_past_the_last, unused_search_option, whole_number,
 };
 use engine::Preset;
 
@@ -320,7 +320,8 @@ pub(crate) struct TournamentArgs {
     /// Keep the games already in the --csv file and play only the seeds it
     /// lacks (a long run that was stopped goes on where it was); a last line
     /// cut short (a run killed while writing it) is dropped and its game
-    /// played again.
+    /// played again. The --json file is written again with the games of the
+    /// seeds asked for: one that holds other games is refused.
     #[arg(long, requires = "csv")]
     pub(crate) resume: bool,
     /// Write over the --csv and --json files when they already hold games
@@ -443,6 +444,11 @@ pub(crate) struct TrainArgs {
     /// network).
     #[arg(long, value_name = "FILE")]
     pub(crate) resume: Option<PathBuf>,
+    /// Start afresh in --out even when it holds another run's checkpoint
+    /// or curve, and write over them (without it, such a folder is
+    /// refused unless --resume names its checkpoint).
+    #[arg(long)]
+    pub(crate) force: bool,
     /// Episode i is played from a stream seeded by this and i: one thread
     /// gives the same network bit for bit.
     #[arg(long, default_value_t = 1, value_parser = parse_seed)]
@@ -526,6 +532,9 @@ pub(crate) struct ExportArgs {
     /// 100,000 and more; a coarser step makes a smaller file.
     #[arg(long, value_name = "POINTS", default_value_t = ntuple::Step::SHIPPED)]
     pub(crate) step: ntuple::Step,
+    /// Write over OUT when it exists (never over the checkpoint itself).
+    #[arg(long)]
+    pub(crate) force: bool,
 }
 
 fn parse_tuning_games(text: &str) -> Result<u64, String> {
@@ -540,17 +549,20 @@ pub(crate) fn parse() -> Result<Cli, clap::Error> {
     let leaf = matches.subcommand().map_or(&matches, |(_, sub)| sub);
     let unused = match &cli.command {
         Command::Train(a) => unused_train_option(a, given(leaf, "restart_share")),
-        Command::Tournament(a) => {
+        Command::Tournament(a) => seeds_past_the_last(a.seed_start, a.games).or_else(|| {
             unused_search_option(Some(a.search.player), &a.search.settings, given(leaf, "preset"))
-        }
-        Command::Tune(a) => unused_search_option(None, &a.settings, given(leaf, "preset")),
+        }),
+        Command::Compare(a) => seeds_past_the_last(a.seed_start, a.games),
+        Command::Tune(a) => seeds_past_the_last(a.seed_start, a.games)
+            .or_else(|| unused_search_option(None, &a.settings, given(leaf, "preset"))),
         Command::Agreement(a) if a.settings.threads.is_some() => Some(
             "--threads does not apply to agreement: every setting decides on one thread, so \
              that its work counts are exact"
                 .to_owned(),
         ),
-        Command::Agreement(a) => unused_search_option(None, &a.settings, given(leaf, "preset")),
-        Command::ExportWeights(_) | Command::Tables(_) | Command::Compare(_) => None,
+        Command::Agreement(a) => seeds_past_the_last(a.seed_start, a.games)
+            .or_else(|| unused_search_option(None, &a.settings, given(leaf, "preset"))),
+        Command::ExportWeights(_) | Command::Tables(_) => None,
     };
     match unused {
         Some(message) => Err(command().error(ErrorKind::ArgumentConflict, message)),
