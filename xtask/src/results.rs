@@ -524,12 +524,15 @@ fn committed_markdown(presets: &[PresetRecords]) -> String {
     md
 }
 
-/// The summary table, a row per shipped preset: the README shows it too.
+/// The summary table, a row per shipped preset with records (a row of
+/// dashes would read as a result), then a line naming the shipped presets
+/// left out and why: the README shows both too.
 fn summary_table(presets: &[PresetRecords]) -> String {
     let mut md = String::from(
         "| preset | games | median score | 16384 | 32768 | 65536 | time per move | needs |\n\
          | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
     );
+    let mut unmeasured = Vec::new();
     for preset in presets {
         let name = preset.shipped.preset;
         let needs = preset.shipped.needs;
@@ -543,10 +546,18 @@ fn summary_table(presets: &[PresetRecords]) -> String {
                 percent(s.reach_rate(65536)),
                 s.millis_per_move().map_or("–".to_owned(), format_millis),
             )),
-            None => {
-                md.push_str(&format!("| `{name}` | – | not measured | – | – | – | – | {needs} |\n"))
-            }
+            None => unmeasured.push(match preset.shipped.unmeasured {
+                "" => format!("`{name}`"),
+                why => format!("`{name}` ({why})"),
+            }),
         }
+    }
+    if !unmeasured.is_empty() {
+        let them = if unmeasured.len() == 1 { "it" } else { "them" };
+        md.push_str(&format!(
+            "\nAlso shipped, not in the table as no full games of {them} are recorded: {}.\n",
+            unmeasured.join(", ")
+        ));
     }
     md
 }
@@ -834,7 +845,12 @@ mod tests {
             md.contains("| `fast` | 3 | 40,000 | 33.3% | 33.3% | 0.0% | 2.00 ms | nothing |"),
             "{md}"
         );
-        assert!(md.contains("| `heuristic-max` | – | not measured |"), "{md}");
+        // A preset without records has no row of dashes, and is named below.
+        assert!(!md.contains("| `heuristic-max` |"), "{md}");
+        assert!(
+            md.contains("Also shipped, not in the table as no full games of it are recorded: `heuristic-max` (a game takes hours).\n"),
+            "{md}"
+        );
         assert!(md.contains("## `fast`\n\nA test preset. Needs: nothing.\n"), "{md}");
         assert!(
             md.contains(
@@ -846,7 +862,8 @@ mod tests {
         assert!(md.contains("Played with one thread.\n"), "{md}");
         assert!(md.contains("No full games recorded: a game takes hours.\n"), "{md}");
         assert!(md.contains("](results.svg)"));
-        assert!(summary_table(&presets).lines().count() == 4);
+        // The header, its rule and the one preset with records.
+        assert_eq!(summary_table(&presets).lines().filter(|l| l.starts_with('|')).count(), 3);
     }
 
     #[test]

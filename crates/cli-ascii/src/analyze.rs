@@ -26,8 +26,8 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     if !args.board.is_empty() {
         // The words are joined so that an unquoted board works too.
         let text = args.board.join(" ");
-        let answer =
-            analyze(&mut solvers, rules, &text, args.json).context("the board argument")?;
+        let text = text.trim_start_matches('\u{feff}');
+        let answer = analyze(&mut solvers, rules, text, args.json).context("the board argument")?;
         out.write_all(answer.as_bytes())?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
@@ -35,14 +35,17 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     if io::stdin().is_terminal() {
         writeln!(io::stderr().lock(), "reading boards from stdin, one a line (Ctrl-D ends)")?;
     }
-    let mut failed = false;
+    let mut failed = 0;
     let mut answered = false;
+    let mut boards = 0;
     for (idx, line) in io::stdin().lock().lines().enumerate() {
         let line = line.context("cannot read stdin")?;
-        let text = line.trim();
+        // A byte-order mark (which some editors write first) is no tile.
+        let text = line.trim().trim_start_matches('\u{feff}').trim();
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
+        boards += 1;
         match analyze(&mut solvers, rules, text, args.json) {
             Ok(answer) => {
                 // A blank line between text answers, so that each board's
@@ -54,16 +57,34 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
                 answered = true;
             }
             Err(err) => {
-                // Report and go on with the next board, answering each in turn.
+                // Report and go on with the next board, answering each in
+                // turn; past the first few, a count (a stream of anything
+                // but boards would bury the answers).
                 out.flush()?;
-                writeln!(io::stderr().lock(), "error: line {}: {err:#}", idx + 1)?;
-                failed = true;
+                if failed < SHOWN_ERRORS {
+                    writeln!(io::stderr().lock(), "error: line {}: {err:#}", idx + 1)?;
+                }
+                failed += 1;
             }
         }
         out.flush()?;
     }
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    if failed > SHOWN_ERRORS {
+        let more = failed - SHOWN_ERRORS;
+        let lines = if more == 1 { "line" } else { "lines" };
+        writeln!(io::stderr().lock(), "error: ... and {more} more bad {lines}")?;
+    }
+    if boards == 0 {
+        anyhow::bail!(
+            "no board on stdin: write one a line, e.g. `2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048`, or \
+             give one as the argument"
+        );
+    }
+    Ok(if failed > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
+
+/// The bad lines of stdin reported one by one; the rest are counted.
+const SHOWN_ERRORS: usize = 20;
 
 /// The solver of each board size met so far: without `--preset`, the
 /// default preset of that size.

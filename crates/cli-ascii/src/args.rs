@@ -32,65 +32,69 @@ pub struct SearchArgs {
 /// How the AI searches: a preset, then the overrides.
 #[derive(Debug, Clone, Args)]
 pub struct SearchSettings {
-    /// The search settings: tutorial (the Java tutorial's player), the
-    /// heuristic's fast, heuristic and heuristic-max, the learned network's
-    /// ntuple and ntuple-deep, or corner (the corner heuristic with its
-    /// endgame tables). Default: ntuple-deep (heuristic on boards other
-    /// than 4x4, which the network does not play).
+    /// The search settings (default: ntuple-deep).
+    ///
+    /// tutorial (the Java tutorial's player), the heuristic's fast,
+    /// heuristic and heuristic-max, the learned network's ntuple and
+    /// ntuple-deep, or corner (the corner heuristic with its endgame
+    /// tables). Default: ntuple-deep (heuristic on boards other than 4x4,
+    /// which the network does not play).
     #[arg(long)]
     pub preset: Option<Preset>,
-    /// Search this many chance layers deep, always (overrides the preset).
-    #[arg(
-        long,
-        value_name = "N",
-        value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH))
-    )]
+    /// Search this many chance layers deep, between 1 and 12, always
+    /// (overrides the preset).
+    #[arg(long, value_name = "N", value_parser = parse_depth)]
     pub depth: Option<u32>,
     /// Deepen one layer at a time within this budget per move.
     #[arg(long, value_name = "MS", value_parser = parse_time_ms)]
     pub time_ms: Option<u64>,
-    /// Search threads, 1 to 256 (default: the preset's). More than the
-    /// machine's cores only slows the search.
+    /// Search threads, between 1 and 256 (default: the preset's).
+    ///
+    /// More than the machine's cores only slows the search.
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u64>,
-    /// Score a chance branch less likely than P with the evaluator instead
-    /// of searching it, 0 to 1 (overrides the preset's; not for the
-    /// tutorial preset).
+    /// Leave chance branches less likely than P unsearched, between 0 and 1.
+    ///
+    /// Such a branch is scored by the evaluator instead of searched
+    /// (overrides the preset's; not for the tutorial preset).
     #[arg(long, value_name = "P", value_parser = parse_probability)]
     pub prob_cutoff: Option<f32>,
-    /// Search N layers deeper (or shallower) than the adaptive depth,
-    /// -12 to 12 (overrides the preset's bonus; for the fast, heuristic,
-    /// heuristic-max and ntuple-deep presets, without --depth).
-    #[arg(
-        long,
-        value_name = "N",
-        value_parser = clap::value_parser!(i32).range(-12..=12)
-    )]
+    /// Search N layers deeper than the adaptive depth, between -12 and 12.
+    ///
+    /// A negative N searches shallower (overrides the preset's bonus; for
+    /// the fast, heuristic, heuristic-max and ntuple-deep presets, without
+    /// --depth).
+    #[arg(long, value_name = "N", value_parser = parse_depth_bonus)]
     pub depth_bonus: Option<i32>,
-    /// The network of the ntuple presets (default: the shipped weights, the
-    /// file $N2048_WEIGHTS names, else 4x6.n2048 beside this program, in
-    /// the user's data folder under cli-ascii-2048, or in the source
-    /// checkout it was built from).
+    /// The network of the ntuple presets (default: the shipped weights).
+    ///
+    /// The shipped weights are the file $N2048_WEIGHTS names, else
+    /// 4x6.n2048 beside this program, in the user's data folder under
+    /// cli-ascii-2048, or in the source checkout it was built from.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
-    /// The weight of the heuristic added to the network's values, 0 or
-    /// more; 0 searches with the network alone (ntuple presets only;
-    /// default: the preset's, 0).
+    /// The weight of the heuristic added to the network's values, 0 or more.
+    ///
+    /// 0 searches with the network alone (ntuple presets only; default:
+    /// the preset's, 0).
     #[arg(long, value_name = "W", value_parser = parse_heuristic)]
     pub heuristic: Option<f32>,
-    /// Play the endgame tables' move wherever a chain of large tiles has a
-    /// table (4x4, standard spawn odds); the search decides elsewhere. The
-    /// tables are built on first use (see `lab tables build`). The corner
-    /// preset always plays by its own tables.
+    /// Play the endgame tables' move on late-game chains of large tiles.
+    ///
+    /// Wherever a chain has a table (4x4, standard spawn odds); the search
+    /// decides elsewhere. The tables are built on first use (see `lab
+    /// tables build`). The corner preset always plays by its own tables.
     #[arg(long)]
     pub endgame: bool,
-    /// The endgame tables' folder (default: the user's cache folder,
-    /// cli-ascii-2048/endgame in it).
+    /// The endgame tables' folder (default: in the user's cache folder).
+    ///
+    /// The default is cli-ascii-2048/endgame in the user's cache folder.
     #[arg(long, value_name = "DIR", requires = "endgame")]
     pub tables: Option<PathBuf>,
-    /// Only the endgame tables of at most N states (default: all of them,
-    /// about 0.77 GB); for the corner preset, the largest step and block of
-    /// at most N states.
+    /// Only the endgame tables of at most N states (default: all of them).
+    ///
+    /// All of them take about 0.77 GB. For the corner preset, the largest
+    /// step and block of at most N states.
     #[arg(long, value_name = "N", requires = "endgame")]
     pub tables_max_states: Option<u64>,
 }
@@ -127,14 +131,16 @@ impl SearchSettings {
 /// The rules of the game.
 #[derive(Debug, Clone, Args)]
 pub struct RulesArgs {
-    /// Rows and columns, 2 to 8.
-    #[arg(long, value_name = "N", default_value_t = 4)]
+    /// Rows and columns, between 2 and 8.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = parse_size)]
     pub size: usize,
-    /// The probability that a new tile is a 4.
-    #[arg(long, value_name = "P", default_value_t = 0.1)]
+    /// The probability that a new tile is a 4, between 0 and 1.
+    #[arg(long, value_name = "P", default_value_t = 0.1, value_parser = parse_four_probability)]
     pub four_probability: f64,
-    /// The Java tutorial's loop: every move spawns a tile, even one that
-    /// changes nothing, and the game ends as soon as the board is full.
+    /// The Java tutorial's loop.
+    ///
+    /// Every move spawns a tile, even one that changes nothing, and the
+    /// game ends as soon as the board is full.
     #[arg(long)]
     pub tutorial_rules: bool,
 }
@@ -174,6 +180,19 @@ pub fn unused_search_option(
     // What applies to which preset is the library's rule, in this
     // program's words.
     settings.solver_spec(4).validate().err().map(|e| e.message(&Options))
+}
+
+/// A usage error when the seeds from `seed_start`, one a game, go past the
+/// last seed: they would wrap to seed 0 and play other games than asked.
+pub fn seeds_past_the_last(seed_start: u64, games: u64) -> Option<String> {
+    seed_start.checked_add(games.saturating_sub(1)).is_none().then(|| {
+        format!(
+            "--seed-start {seed_start} with --games {games} goes past the last seed, {}: from \
+             that seed, at most {} games",
+            u64::MAX,
+            u64::MAX - seed_start + 1
+        )
+    })
 }
 
 /// `cmd` with every option that takes a value reading a negative number as
@@ -225,8 +244,46 @@ pub fn whole_number(text: &str, range: RangeInclusive<u64>, unit: &str) -> Resul
     }
     match text.parse::<u64>() {
         Ok(n) if range.contains(&n) => Ok(n),
-        // Below or above the range, negative, or too large for any u64.
+        // Digits too many for any u64: "at least 1" would not say what is
+        // wrong.
+        Err(_) if digits.len() == text.len() => Err(format!("too large: at most {max}{unit}")),
+        // Below or above the range, or negative.
         _ => Err(format!("must be {accepted}")),
+    }
+}
+
+/// A whole number in `range`, which may be below 0.
+pub fn signed_number(text: &str, range: RangeInclusive<i64>) -> Result<i64, String> {
+    let (min, max) = (*range.start(), *range.end());
+    match text.parse::<i64>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        Ok(_) => Err(format!("must be between {min} and {max}")),
+        Err(_) => Err(format!("expected a whole number, between {min} and {max}")),
+    }
+}
+
+/// Search layers, between 1 and the solver's bound.
+pub fn parse_depth(text: &str) -> Result<u32, String> {
+    whole_number(text, 1..=u64::from(MAX_DEPTH), "").map(|d| d as u32)
+}
+
+/// A depth bonus, between -12 and 12.
+pub fn parse_depth_bonus(text: &str) -> Result<i32, String> {
+    signed_number(text, -12..=12).map(|b| b as i32)
+}
+
+/// A board's rows and columns, as game-core plays them: a usage error
+/// (exit code 2) like any other bad value, not a failure of the game.
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    let (min, max) = (game_core::MIN_SIZE as u64, game_core::MAX_SIZE as u64);
+    whole_number(text, min..=max, "").map(|n| n as usize)
+}
+
+/// The probability that a new tile is a 4, between 0 and 1.
+pub fn parse_four_probability(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err("expected a probability, between 0 and 1".to_owned()),
     }
 }
 
@@ -242,7 +299,7 @@ pub fn parse_time_ms(text: &str) -> Result<u64, String> {
     whole_number(text, 1..=u64::MAX, " ms")
 }
 
-/// A probability, 0 to 1.
+/// A probability, between 0 and 1.
 pub fn parse_probability(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
         Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
@@ -287,7 +344,19 @@ mod tests {
         assert_eq!(parse_seed("-1"), Err("must be between 0 and 18446744073709551615".into()));
         assert_eq!(
             parse_seed("18446744073709551616"),
-            Err("must be between 0 and 18446744073709551615".into())
+            Err("too large: at most 18446744073709551615".into())
+        );
+        assert_eq!(
+            parse_games("99999999999999999999"),
+            Err("too large: at most 18446744073709551615".into())
+        );
+        assert_eq!(parse_depth("13"), Err("must be between 1 and 12".into()));
+        assert_eq!(parse_depth_bonus("-13"), Err("must be between -12 and 12".into()));
+        assert_eq!(parse_depth_bonus("-12"), Ok(-12));
+        assert_eq!(parse_size("9"), Err("must be between 2 and 8".into()));
+        assert_eq!(
+            parse_four_probability("1.5"),
+            Err("expected a probability, between 0 and 1".into())
         );
         assert_eq!(parse_time_ms("0"), Err("must be at least 1 ms".into()));
         assert_eq!(parse_time_ms("1.5"), Err("expected a whole number, at least 1 ms".into()));

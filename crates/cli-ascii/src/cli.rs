@@ -4,8 +4,8 @@
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use cli_ascii::args::{
-    RulesArgs, SearchArgs, SearchSettings, given, negative_numbers_are_values, parse_seed,
-    unused_search_option, whole_number,
+    RulesArgs, SearchArgs, SearchSettings, given, negative_numbers_are_values,
+    parse_four_probability, parse_seed, unused_search_option, whole_number,
 };
 
 use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE, WATCH_KEYS};
@@ -21,7 +21,8 @@ Examples, from the repository (after `cargo install --path crates/cli-ascii`,
   # the Java tutorial's text transcript
   cargo run -p cli-ascii -- --transcript | head -40
   # the Java tutorial's own game, exactly
-  cargo run -p cli-ascii -- watch --preset tutorial --tutorial-rules --transcript --seed 1
+  cargo run -p cli-ascii -- watch --preset tutorial --tutorial-rules \\
+      --transcript --seed 1
   # play yourself (h asks the AI for a hint)
   cargo run -p cli-ascii -- play
   # the solver's view of one board
@@ -30,11 +31,23 @@ Examples, from the repository (after `cargo install --path crates/cli-ascii`,
 Tournaments, comparisons, tuning, training and the endgame tables are the
 lab's, another program: `cargo run -p cli-ascii --bin lab -- --help`.";
 
+// `-h`'s end: where the rest is.
+const SHORT_AFTER: &str = "\
+`--help` shows more, with examples. Tournaments, comparisons, tuning,
+training and the endgame tables are the lab's, another program:
+`cargo run -p cli-ascii --bin lab -- --help`.";
+
 /// Watch, play and analyse 2048 in the terminal, with an expectimax AI.
 ///
 /// Without a subcommand, `watch` runs: the AI plays one game.
 #[derive(Debug, Parser)]
-#[command(name = "cli-ascii", version, after_help = EXAMPLES, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "cli-ascii",
+    version,
+    after_help = SHORT_AFTER,
+    after_long_help = EXAMPLES,
+    args_conflicts_with_subcommands = true
+)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Option<Command>,
@@ -47,7 +60,8 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     // The keys come from one list, which the screen's footer shows too.
     #[command(
-        about = format!(
+        about = "The AI plays one game (the default)",
+        long_about = format!(
             "The AI plays one game (the default). Redrawn in place on a terminal \
              (keys: {WATCH_KEYS}); the Java tutorial's transcript when piped or with --transcript"
         ),
@@ -56,7 +70,8 @@ pub(crate) enum Command {
     Watch(WatchArgs),
     // The keys come from one list, which the screen's footer shows too.
     #[command(
-        about = format!("Play yourself. Keys: {PLAY_KEYS}; {PLAY_KEYS_MORE}"),
+        about = "Play yourself, with hints; your best score is kept",
+        long_about = format!("Play yourself. Keys: {PLAY_KEYS}; {PLAY_KEYS_MORE}"),
         after_help = format!(
             "Your best score on each board size is kept between runs in {}.\n\n\
              Example:\n  cargo run -p cli-ascii -- play --seed 3 --size 5",
@@ -67,9 +82,10 @@ pub(crate) enum Command {
         )
     )]
     Play(PlayArgs),
-    /// The solver's view of boards: each direction's value, the best one and
-    /// the search figures. Boards come from the argument or, one a line,
-    /// from stdin.
+    /// The solver's view of boards.
+    ///
+    /// Each direction's value, the best one and the search figures. Boards
+    /// come from the argument or, one a line, from stdin.
     #[command(
         visible_alias = "analyse",
         after_help = "Examples:\n  \
@@ -105,8 +121,11 @@ pub(crate) struct WatchArgs {
     /// Print the Java tutorial's text transcript even on a terminal.
     #[arg(long)]
     pub(crate) transcript: bool,
-    /// Pause between moves on a terminal, up to 60000 ms (default 30 ms;
-    /// none in a transcript unless given).
+    /// Pause between moves on a terminal, up to 60000 ms (default 10 ms).
+    ///
+    /// At the default a whole strong game, some 15,000 moves, takes about
+    /// three minutes; + and - halve and double the pause as it plays. None
+    /// in a transcript unless given.
     #[arg(long, value_name = "MS", value_parser = parse_delay_ms)]
     pub(crate) delay_ms: Option<u64>,
 }
@@ -120,9 +139,11 @@ pub(crate) struct PlayArgs {
 
 #[derive(Debug, Clone, Args)]
 pub(crate) struct AnalyzeArgs {
-    /// A board in game-core's notation, e.g. '2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048'
-    /// (words are joined, so the quotes may be left out). Without it, boards
-    /// are read from stdin, one a line.
+    /// A board, e.g. '2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048' (default: stdin).
+    ///
+    /// A board in game-core's notation (words are joined, so the quotes
+    /// may be left out). Without it, boards are read from stdin, one a
+    /// line.
     #[arg(value_name = "BOARD")]
     pub(crate) board: Vec<String>,
     /// One JSON object per board instead of text.
@@ -130,8 +151,9 @@ pub(crate) struct AnalyzeArgs {
     pub(crate) json: bool,
     #[command(flatten)]
     pub(crate) settings: SearchSettings,
-    /// The probability that a new tile is a 4, which weighs the chance nodes.
-    #[arg(long, value_name = "P", default_value_t = 0.1)]
+    /// The probability that a new tile is a 4, which weighs the chance
+    /// nodes, between 0 and 1.
+    #[arg(long, value_name = "P", default_value_t = 0.1, value_parser = parse_four_probability)]
     pub(crate) four_probability: f64,
 }
 

@@ -29,6 +29,9 @@ pub struct Usage {
     /// Where a command or an option that the program does not know may
     /// belong (the game names the lab), added to such an error.
     pub elsewhere: Option<&'static str>,
+    /// Another program's options and the commands that take them (the
+    /// game's are the lab's): such an option is named as that program's.
+    pub foreign: &'static [(&'static str, &'static [&'static str])],
 }
 
 /// Help and version go to stdout as clap prints them; a usage error becomes
@@ -43,7 +46,7 @@ pub fn clap_exit(err: &clap::Error, cmd: &clap::Command, usage: Usage) -> ExitCo
     // say): the usage error is still worth its one line.
     let args: Vec<String> =
         std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
-    if let Some(line) = our_words(err, cmd, usage.default, &args) {
+    if let Some(line) = our_words(err, cmd, usage, &args) {
         let _ = writeln!(io::stderr().lock(), "{line}");
         return ExitCode::from(2);
     }
@@ -85,9 +88,10 @@ pub fn clap_exit(err: &clap::Error, cmd: &clap::Command, usage: Usage) -> ExitCo
 fn our_words(
     err: &clap::Error,
     cmd: &clap::Command,
-    default: Option<&str>,
+    usage: Usage,
     args: &[String],
 ) -> Option<String> {
+    let default = usage.default;
     // The subcommands named on the command line, in order.
     let mut path: Vec<&clap::Command> = Vec::new();
     let mut here = cmd;
@@ -132,6 +136,24 @@ fn our_words(
                 .get_subcommands()
                 .filter(|sub| sub.get_arguments().any(|a| a.get_long() == Some(long)))
                 .collect();
+            if owners.is_empty()
+                && let Some((_, commands)) = usage.foreign.iter().find(|(o, _)| *o == long)
+            {
+                // Not a look-alike of this program's options (clap's tip
+                // named `--tables` for `--games`): the other program's.
+                let listed: Vec<&str> = commands.to_vec();
+                let (init, last) = listed.split_at(listed.len().saturating_sub(1));
+                let all = match init {
+                    [] => last.join(""),
+                    _ => format!("{} and {}", init.join(", "), last.join("")),
+                };
+                let takes = if listed.len() == 1 { "takes" } else { "take" };
+                let first = listed.first().copied().unwrap_or_default();
+                return Some(format!(
+                    "error: unexpected argument '--{long}' found: it is an option of the lab, \
+                     another program, whose {all} {takes} it (see `lab {first} --help`)"
+                ));
+            }
             let first = owners.first()?.get_name();
             let takes = if owners.len() == 1 { "takes" } else { "take" };
             Some(if named.is_empty() && default.is_none() {

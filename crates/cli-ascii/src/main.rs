@@ -24,8 +24,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cli_ascii::LAB_COMMANDS;
 use cli_ascii::exit::{Usage, clap_exit, finish};
+use cli_ascii::{LAB_COMMANDS, LAB_OPTIONS};
 
 use crate::cli::Command;
 
@@ -37,6 +37,7 @@ const USAGE: Usage = Usage {
         "tournaments, comparisons, tuning, training and the tables are the lab's, another \
          program (see `lab --help`)",
     ),
+    foreign: LAB_OPTIONS,
 };
 
 fn main() -> ExitCode {

@@ -20,8 +20,9 @@ use crate::render::{self, bordered_with_score, short_count};
 use crate::term::{self, TerminalGuard};
 
 /// The pause between moves on a terminal when --delay-ms is not given:
-/// enough to follow the opening, short enough to finish a strong game.
-const DEFAULT_TTY_DELAY: Duration = Duration::from_millis(30);
+/// short enough that a whole strong game (some 15,000 moves) plays in a
+/// few minutes; `-` slows it down to follow a stretch.
+pub(crate) const DEFAULT_TTY_DELAY: Duration = Duration::from_millis(10);
 
 /// What a watched game needs, whatever the board type.
 #[derive(Debug)]
@@ -157,6 +158,11 @@ fn new_delay(delay: Duration, key: WatchKey) -> Duration {
     }
 }
 
+/// The pace as the footer shows it: a delay, which `+` shortens.
+fn pace(delay: Duration) -> String {
+    format!("delay {} ms", delay.as_millis())
+}
+
 /// The game redrawn in place, with colours and a status line.
 fn watch_live(
     watch: &Watch,
@@ -178,9 +184,9 @@ fn watch_live(
         } else if limit {
             "move limit reached: press any key to leave".to_owned()
         } else if paused {
-            format!("paused: space resumes · q quit · +/- pace ({} ms)", delay.as_millis())
+            format!("paused: space resumes · q quit · {}", pace(delay))
         } else {
-            format!("{WATCH_KEYS} ({} ms)", delay.as_millis())
+            format!("{WATCH_KEYS} · {}", pace(delay))
         };
         let lines = frame(watch, &game, last.as_ref(), started.elapsed(), &footer);
         term::draw_frame(&mut out, &lines)?;
@@ -312,7 +318,8 @@ fn frame<B: GameBoard>(
             format!("depth {}", d.depth),
             format!("{} nodes", short_count(d.stats.nodes as f64)),
             render::millis_text(d.elapsed.as_secs_f64() * 1e3),
-            format!("searched {} moves/s", short_count(d.moves_per_second())),
+            // Not "moves/s", which is the game's pace above.
+            format!("searched {} boards/s", short_count(d.moves_per_second())),
         ],
     };
     let footer: Vec<String> = footer.split(" · ").map(str::to_owned).collect();
@@ -345,6 +352,18 @@ mod tests {
         assert_eq!(watch_key(&key(KeyCode::Char('c'))), None);
         assert_eq!(new_delay(Duration::from_millis(40), WatchKey::Faster).as_millis(), 20);
         assert_eq!(new_delay(Duration::ZERO, WatchKey::Slower).as_millis(), 10);
+    }
+
+    /// At the default pace a whole strong game (the committed ntuple-deep
+    /// games' median is some 15,000 moves) plays in a few minutes, not a
+    /// quarter of an hour; the footer calls the number a delay, which `+`
+    /// (faster) shortens. See: issue 61, item 8.
+    #[test]
+    fn a_strong_game_takes_minutes_at_the_default_pace() {
+        assert!(DEFAULT_TTY_DELAY * 15_000 <= Duration::from_secs(180), "{DEFAULT_TTY_DELAY:?}");
+        assert_eq!(pace(Duration::from_millis(20)), "delay 20 ms");
+        assert!(WATCH_KEYS.contains("+ faster") && WATCH_KEYS.contains("- slower"));
+        assert!(new_delay(DEFAULT_TTY_DELAY, WatchKey::Faster) < DEFAULT_TTY_DELAY);
     }
 
     /// See: issue 55, item 16.

@@ -291,10 +291,46 @@ fn the_parser_reads_blocks_markers_and_wildcards() {
 #[test]
 fn help_and_docs_quote_the_key_lists() {
     let cli_doc = read_doc("docs/cli.md");
-    let help = crate::util::stdout_of(&["--help"]);
-    for keys in [crate::keys::PLAY_KEYS, crate::keys::PLAY_KEYS_MORE, crate::keys::WATCH_KEYS] {
+    let watch = crate::util::stdout_of(&["watch", "--help"]);
+    let play = crate::util::stdout_of(&["play", "--help"]);
+    for (keys, help) in [
+        (crate::keys::PLAY_KEYS, &play),
+        (crate::keys::PLAY_KEYS_MORE, &play),
+        (crate::keys::WATCH_KEYS, &watch),
+    ] {
         assert!(cli_doc.contains(&format!("`{keys}`")), "docs/cli.md does not quote `{keys}`");
-        assert!(help.contains(keys), "--help does not say `{keys}`");
+        // The help is wrapped: the words, whatever the line breaks.
+        let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains(keys), "--help does not say `{keys}`: {help}");
     }
-    assert!(!help.contains("hjkl"), "h is the hint, not left");
+    assert!(!play.contains("hjkl"), "h is the hint, not left");
+}
+
+/// `-h` is a short summary and every help is wrapped to the terminal's
+/// width (the long explanations are `--help`'s). See: issue 61, item 7.
+#[test]
+fn help_fits_the_terminal() {
+    for args in
+        [&["-h"][..], &["--help"], &["watch", "--help"], &["play", "-h"], &["analyze", "--help"]]
+    {
+        for cols in [80, 100] {
+            let out =
+                crate::util::cli().args(args).env("COLUMNS", cols.to_string()).output().unwrap();
+            assert!(out.status.success(), "{args:?}");
+            let help = String::from_utf8(out.stdout).unwrap();
+            let widest = help.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+            assert!(widest <= cols, "{args:?} at {cols} columns: a line of {widest}:\n{help}");
+            if args == ["-h"] {
+                assert!(help.lines().count() <= 60, "{help}");
+            }
+        }
+    }
+}
+
+/// `play` keeps the best score in the user's data folder, and the README
+/// says where (its help does too: errors.rs). See: issue 61, item 9.
+#[test]
+fn the_readme_names_the_best_scores_file() {
+    let readme = read_doc("README.md");
+    assert!(readme.contains("cli-ascii-2048/best-scores"), "the README does not name the file");
 }

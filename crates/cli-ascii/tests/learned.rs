@@ -53,6 +53,9 @@ fn the_weights_are_found_where_the_environment_says() {
     let canonical = std::fs::canonicalize(&copy).unwrap();
     assert!(games.contains(&format!("--weights {}", canonical.display())), "{games}");
     let missing = dir.join("none.n2048");
+    // A new records file: one that holds games is refused before the
+    // network is looked for.
+    std::fs::remove_file(dir.join("games.csv")).unwrap();
     let out = run(&missing);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");

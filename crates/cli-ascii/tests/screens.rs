@@ -151,13 +151,20 @@ fn watch_labels_its_speeds_and_fits_its_summary() {
     let args = ["watch", "--preset", "fast", "--seed", "5", "--max-moves", "30", "--delay-ms", "0"];
     let tmux = Tmux::start("watch-wide", (120, 30), &args);
     let screen = tmux.wait_for("move limit reached");
-    let speeds: Vec<&str> = screen
-        .iter()
-        .flat_map(|l| l.split("   "))
-        .filter(|field| field.ends_with(" moves/s"))
-        .collect();
+    let fields: Vec<&str> = screen.iter().flat_map(|l| l.split("   ")).collect();
+    let speeds: Vec<&&str> = fields.iter().filter(|field| field.ends_with("/s")).collect();
     assert_eq!(speeds.len(), 2, "{screen:#?}");
-    assert!(speeds[0].starts_with("played ") && speeds[1].starts_with("searched "), "{speeds:?}");
+    // "moves/s" says one thing on the screen: the game's pace. See: issue
+    // 61, item 8.
+    assert!(speeds[0].starts_with("played ") && speeds[0].ends_with(" moves/s"), "{speeds:?}");
+    assert!(speeds[1].starts_with("searched ") && speeds[1].ends_with(" boards/s"), "{speeds:?}");
+    drop(tmux);
+    // The pace is a delay, and + (faster) shortens it.
+    let args = ["watch", "--preset", "fast", "--seed", "5", "--delay-ms", "40"];
+    let tmux = Tmux::start("watch-pace", (80, 24), &args);
+    tmux.wait_for("q quit · space pause · + faster · - slower · delay 40 ms");
+    tmux.keys(&["+"]);
+    tmux.wait_for("· delay 20 ms");
     drop(tmux);
     // A nine-digit seed and the default player's name.
     let args = ["watch", "--seed", "987654321", "--max-moves", "30", "--delay-ms", "0"];

@@ -377,3 +377,134 @@ fn the_old_command_line_without_the_lab_says_how_to_build_it() {
     assert!(out.stdout.is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A scratch folder removed when the test ends.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("cli-ascii-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_owned()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A quick tournament of the random player on 3x3 boards.
+fn quick<'a>(games: &'a str, seed_start: &'a str, files: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["tournament", "--player", "random", "--size", "3", "--games", games];
+    args.extend(["--seed-start", seed_start]);
+    args.extend(files);
+    args
+}
+
+/// `--resume` keeps the --csv file's games and writes the --json file again
+/// with them: a --json file that holds anything else (another run's games,
+/// no records at all, seeds beyond --games) is refused and left as it was,
+/// and no --csv file is made. See: issue 61, item 1.
+#[test]
+fn resume_never_writes_over_games_of_the_json_file() {
+    let dir = Scratch::new("resume-json");
+    let (csv, json) = (dir.path("r.csv"), dir.path("other.json"));
+    stdout_of(&quick("3", "10", &["--json", &json]));
+    let theirs = std::fs::read_to_string(&json).unwrap();
+    let resume = |games| quick(games, "1", &["--csv", &csv, "--json", &json, "--resume"]);
+    let err = error_of(&resume("4"), None, 1, "holds games that the --csv file lacks");
+    assert!(err.contains("seeds 10 to 12") && err.contains("another --json file"), "{err}");
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), theirs, "untouched");
+    assert!(!std::path::Path::new(&csv).exists(), "no --csv file made");
+    // No records file at all.
+    std::fs::write(&json, "{\"config\": 1}").unwrap();
+    error_of(&resume("4"), None, 1, "other.json already exists (and is not a records file)");
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), "{\"config\": 1}");
+    assert!(!std::path::Path::new(&csv).exists(), "no --csv file made");
+    // The files of one run, seeds 1 to 3: resumed with fewer games, the
+    // JSON would lose seed 3; with more, it gets them all.
+    std::fs::remove_file(&json).unwrap();
+    stdout_of(&quick("3", "1", &["--csv", &csv, "--json", &json]));
+    let (csv_before, json_before) =
+        (std::fs::read_to_string(&csv).unwrap(), std::fs::read_to_string(&json).unwrap());
+    error_of(&resume("2"), None, 1, "seeds beyond the ones asked for (3)");
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), csv_before);
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), json_before);
+    stdout_of(&resume("4"));
+    let games = records::read_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(games.iter().map(|r| r.seed).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    assert_eq!(games[..3], records::read_json(&json_before).unwrap()[..]);
+}
+
+/// One file for --csv and --json is refused before anything is written,
+/// with or without --resume; a refused --json file leaves no --csv file
+/// behind. See: issue 61, item 2.
+#[test]
+fn every_output_is_checked_before_any_is_made() {
+    let dir = Scratch::new("one-file");
+    let file = dir.path("games.out");
+    // The same file, written two ways.
+    let again = dir.0.join(".").join("games.out");
+    let again = again.to_str().unwrap();
+    for resume in [&[][..], &["--resume"]] {
+        let args = [&quick("2", "1", &["--csv", &file, "--json", again])[..], resume].concat();
+        error_of(&args, None, 1, "--csv and --json name the same file");
+        assert!(!std::path::Path::new(&file).exists(), "nothing made");
+    }
+    let (csv, json) = (dir.path("new.csv"), dir.path("games.json"));
+    stdout_of(&quick("1", "1", &["--json", &json]));
+    let err =
+        error_of(&quick("2", "1", &["--csv", &csv, "--json", &json]), None, 1, "holds 1 game");
+    assert!(err.contains("games.json") && err.contains("--force"), "{err}");
+    assert!(!std::path::Path::new(&csv).exists(), "no --csv file made");
+}
+
+/// A file that is no records file at all is not offered --resume, which
+/// cannot read it. See: issue 61, item 4.
+#[test]
+fn a_text_file_is_not_called_a_records_file() {
+    let dir = Scratch::new("text-file");
+    let notes = dir.path("notes.txt");
+    std::fs::write(&notes, "my notes\n").unwrap();
+    for option in ["--csv", "--json"] {
+        let err = error_of(&quick("1", "1", &[option, &notes]), None, 1, "not a records file");
+        assert!(!err.contains("--resume"), "{option}: {err}");
+        assert!(err.contains("--force"), "{option}: {err}");
+    }
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+}
+
+/// `--resume --endgame` with a file of other settings is refused before a
+/// table is built (the tables take minutes and half a gigabyte): the
+/// tables' folder stays empty. See: issue 61, item 4.
+#[test]
+fn resume_checks_the_file_before_building_tables() {
+    let dir = Scratch::new("resume-endgame");
+    let (csv, tables) = (dir.path("fast.csv"), dir.path("tables"));
+    let base = ["tournament", "--preset", "fast", "--games", "1", "--max-moves", "20"];
+    stdout_of(&[&base[..], &["--csv", &csv]].concat());
+    let endgame = ["--endgame", "--tables", &tables, "--csv", &csv, "--resume"];
+    let out = run_within(&[&base[..], &endgame[..]].concat(), Duration::from_secs(60));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("error: cannot resume") && stderr.contains("--endgame"), "{stderr}");
+    let built = std::fs::read_dir(&tables).map_or(0, Iterator::count);
+    assert_eq!(built, 0, "no table built: {stderr}");
+}
+
+/// Seeds past the last one are refused, not wrapped to 0 (the games of
+/// seeds 0 and 1 are other games). See: issue 61, item 6.
+#[test]
+fn seeds_do_not_wrap() {
+    let last = u64::MAX.to_string();
+    error_of(&quick("2", &last, &[]), None, 2, "--seed-start");
+    let out = stdout_of(&quick("1", &last, &[]));
+    assert!(out.contains(&format!("1 (seeds {last} to {last})")), "{out}");
+}

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::util::{run, spawn_piped};
+use crate::util::{error_of, run, spawn_piped};
 
 /// A scratch directory removed when the test ends.
 struct Scratch(PathBuf);
@@ -61,6 +61,23 @@ fn a_short_run_writes_a_checkpoint_that_resumes() {
     let stderr = String::from_utf8_lossy(&bad.stderr);
     assert_eq!(bad.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("power of two"), "{stderr}");
+
+    // Nothing written over without a word: a new run in the same folder
+    // (README's command run twice), the weights over the checkpoint, or
+    // over a file already there.
+    let stamp = |p: &str| {
+        let meta = std::fs::metadata(p).expect("the file is there");
+        (meta.len(), meta.modified().expect("a modification time"))
+    };
+    let (kept, kept_weights) = (stamp(resume), stamp(weights));
+    let again = ["train", "--out", out.arg(), "--threads", "1", "--episodes", "5"];
+    let err = error_of(&again, None, 1, "checkpoint.bin already exists");
+    assert!(err.contains("--resume") && err.contains("--force"), "{err}");
+    error_of(&["export-weights", resume, resume], None, 1, "is the checkpoint itself");
+    error_of(&["export-weights", resume, weights], None, 1, "already exists: --force");
+    assert_eq!((stamp(resume), stamp(weights)), (kept, kept_weights));
+    let forced = run(&["export-weights", resume, weights, "--force"], None);
+    assert!(forced.status.success(), "{}", String::from_utf8_lossy(&forced.stderr));
 }
 
 /// `kill PID` (SIGTERM) of a background run stops it the way Ctrl-C does:

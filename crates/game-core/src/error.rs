@@ -184,8 +184,8 @@ impl fmt::Display for ParseBoardError {
             ParseErrorKind::OneRow { cells } => match square_side(*cells) {
                 Some(n) => write!(
                     f,
-                    "{cells} numbers but no `/`: write the {n} rows separated by `/`, \
-                     e.g. `2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048`"
+                    "{cells} numbers but no `/`: write the {n} rows separated by `/`, e.g. `{}`",
+                    example(n)
                 ),
                 None => write!(
                     f,
@@ -210,6 +210,22 @@ impl fmt::Display for ParseBoardError {
 }
 
 impl std::error::Error for ParseBoardError {}
+
+/// A board of `n` rows as text, for a message: the usual 4x4 example, or
+/// a 2 in the first cell and a 4 in the last.
+fn example(n: usize) -> String {
+    if n == 4 {
+        return "2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048".to_owned();
+    }
+    let cell = |i: usize| match i {
+        0 => "2",
+        i if i + 1 == n * n => "4",
+        _ => "0",
+    };
+    let rows: Vec<String> =
+        (0..n).map(|r| (0..n).map(|c| cell(r * n + c)).collect::<Vec<_>>().join(" ")).collect();
+    rows.join("/")
+}
 
 /// The side of a supported square board with `cells` cells, if there is one.
 fn square_side(cells: usize) -> Option<usize> {

@@ -118,6 +118,14 @@ fn parse_errors_name_the_usual_slips() {
         "16 numbers but no `/`: write the 4 rows separated by `/`, \
          e.g. `2 0 0 4/0 0 0 0/0 16 0 0/0 0 0 2048`"
     );
+    // The example has the rows asked for: four numbers are two rows.
+    let err = "4 4 4 4".parse::<Grid>().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "4 numbers but no `/`: write the 2 rows separated by `/`, e.g. `2 0/0 4`"
+    );
+    let err = "0 2 0 0 0 0 0 0 4".parse::<Grid>().unwrap_err();
+    assert!(err.to_string().ends_with("the 3 rows separated by `/`, e.g. `2 0 0/0 0 0/0 0 4`"));
     let err = "2".parse::<Grid>().unwrap_err();
     assert_eq!(err.kind(), &ParseErrorKind::OneRow { cells: 1 });
     assert_eq!(

@@ -113,18 +113,37 @@ impl Log {
         settings: &str,
         same_settings: impl Fn(&str, &str) -> bool,
     ) -> Result<Opened, OpenError> {
-        let io_error = |write: bool| {
-            move |source: io::Error| OpenError::Io { path: path.to_owned(), write, source }
-        };
+        Log::check(path, existing, settings, same_settings)?.open()
+    }
+
+    /// What [`Log::open`] checks, without writing anything: a run with
+    /// several output files checks them all before it writes any, so that
+    /// a refused one leaves no other file made or changed.
+    ///
+    /// # Errors
+    /// Those of [`Log::open`] that reading finds.
+    pub fn check(
+        path: &Path,
+        existing: Existing,
+        settings: &str,
+        same_settings: impl Fn(&str, &str) -> bool,
+    ) -> Result<Checked, OpenError> {
         // Only a regular file is read: a device such as /dev/full reads
         // without end.
-        let text = match fs::metadata(path) {
-            Ok(meta) if meta.is_file() => Some(fs::read_to_string(path).map_err(io_error(false))?),
-            _ => None,
+        let text =
+            match fs::metadata(path) {
+                Ok(meta) if meta.is_file() => Some(fs::read_to_string(path).map_err(|source| {
+                    OpenError::Io { path: path.to_owned(), write: false, source }
+                })?),
+                _ => None,
+            };
+        let mut checked = Checked {
+            path: path.to_owned(),
+            settings: settings.to_owned(),
+            append: false,
+            earlier: Vec::new(),
+            dropped: None,
         };
-        let mut earlier = Vec::new();
-        let mut dropped = None;
-        let mut append = false;
         match (existing, text) {
             (_, None) | (Existing::Overwrite, _) => {}
             (Existing::Refuse, Some(text)) => {
@@ -156,32 +175,13 @@ impl Log {
                         }
                         None => return Err(OpenError::Unnamed { path: path.to_owned() }),
                     }
-                    append = true;
-                    earlier = read.records;
-                    dropped = read.torn;
+                    checked.append = true;
+                    checked.earlier = read.records;
+                    checked.dropped = read.torn;
                 }
             }
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .write(true)
-            .append(append)
-            .truncate(!append)
-            .open(path)
-            .map_err(io_error(true))?;
-        if let Some((start, _)) = &dropped {
-            // Past the last whole line, where the next one goes.
-            file.set_len(*start as u64).map_err(io_error(true))?;
-        }
-        let mut log = Log { path: path.to_owned(), file };
-        if !append {
-            let mut head = Vec::new();
-            crate::write_made_by(&mut head, settings)
-                .and_then(|()| crate::write_csv_header(&mut head))
-                .expect("writing to memory");
-            log.write(&head).map_err(io_error(true))?;
-        }
-        Ok(Opened { log, earlier, dropped: dropped.map(|(_, torn)| torn) })
+        Ok(checked)
     }
 
     /// Appends `record`'s line in one write, at once: a run cut off keeps
@@ -203,6 +203,55 @@ impl Log {
 
     fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
         self.file.write_all(bytes).and_then(|()| self.file.flush())
+    }
+}
+
+/// A records file checked by [`Log::check`], not yet opened.
+#[derive(Debug)]
+pub struct Checked {
+    path: PathBuf,
+    settings: String,
+    append: bool,
+    earlier: Vec<Record>,
+    dropped: Option<(usize, Dropped)>,
+}
+
+impl Checked {
+    /// The games already in the file that a resume keeps, in file order.
+    pub fn earlier(&self) -> &[Record] {
+        &self.earlier
+    }
+
+    /// Opens the file as [`Log::open`] does: appended to when resumed (its
+    /// last line dropped if cut short), else written afresh with the
+    /// [`MADE_BY`] line and the header.
+    ///
+    /// # Errors
+    /// [`OpenError::Io`]: it cannot be written.
+    pub fn open(self) -> Result<Opened, OpenError> {
+        let Checked { path, settings, append, earlier, dropped } = self;
+        let io_error =
+            |source: io::Error| OpenError::Io { path: path.clone(), write: true, source };
+        let file = OpenOptions::new()
+            .create(true)
+            .write(true)
+            .append(append)
+            .truncate(!append)
+            .open(&path)
+            .map_err(io_error)?;
+        if let Some((start, _)) = &dropped {
+            // Past the last whole line, where the next one goes.
+            file.set_len(*start as u64).map_err(io_error)?;
+        }
+        let mut log = Log { path: path.clone(), file };
+        if !append {
+            let mut head = Vec::new();
+            crate::write_made_by(&mut head, &settings)
+                .and_then(|()| crate::write_csv_header(&mut head))
+                .expect("writing to memory");
+            log.write(&head).map_err(io_error)?;
+        }
+        Ok(Opened { log, earlier, dropped: dropped.map(|(_, torn)| torn) })
     }
 }
 
@@ -416,6 +465,35 @@ mod tests {
 
     fn same(a: &str, b: &str) -> bool {
         a == b
+    }
+
+    /// A run with several files checks them all before it writes any: a
+    /// check makes no file and changes none, whatever it is asked.
+    #[test]
+    fn a_check_writes_nothing() {
+        let dir = Scratch::new("check");
+        let path = dir.0.join("games.csv");
+        for existing in [Existing::Refuse, Existing::Resume, Existing::Overwrite] {
+            let checked = Log::check(&path, existing, "--preset fast", same).unwrap();
+            assert!(checked.earlier().is_empty());
+            assert!(!path.exists(), "{existing:?}: no file made");
+        }
+        // A resumed file with a last line cut short keeps it until opened.
+        let text = format!("{HEAD}1,1000,128,90,1.500,12,40\n2,1000,12");
+        fs::write(&path, &text).unwrap();
+        for existing in [Existing::Resume, Existing::Overwrite] {
+            let checked = Log::check(&path, existing, "--preset fast", same).unwrap();
+            assert_eq!(fs::read_to_string(&path).unwrap(), text, "{existing:?}: untouched");
+            drop(checked);
+        }
+        let checked = Log::check(&path, Existing::Resume, "--preset fast", same).unwrap();
+        assert_eq!(checked.earlier(), [record(1)]);
+        let opened = checked.open().unwrap();
+        assert_eq!(opened.dropped.map(|d| d.line), Some(4));
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            format!("{HEAD}1,1000,128,90,1.500,12,40\n")
+        );
     }
 
     /// See: issue 55, item 1.

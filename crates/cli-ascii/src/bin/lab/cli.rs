@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use cli_ascii::args::{
-    RulesArgs, SearchArgs, SearchSettings, given, negative_numbers_are_values, parse_games,
-    parse_seed, unused_search_option, whole_number,
+    RulesArgs, SearchArgs, SearchSettings, given, negative_numbers_are_values, parse_depth_bonus,
+    parse_games, parse_seed, seeds_past_the_last, unused_search_option, whole_number,
 };
 use engine::Preset;
 
@@ -18,7 +18,8 @@ Examples, from the repository (after `cargo install --path crates/cli-ascii`,
   # 50 seeded games: a summary, and each game's record in fast.csv
   cargo run -p cli-ascii --bin lab -- tournament --preset fast --games 50 --csv fast.csv
   # two players on the same seeds
-  cargo run --release -p cli-ascii --bin lab -- compare --a '--preset fast' --b '--preset heuristic' --games 200 --tile 8192
+  cargo run --release -p cli-ascii --bin lab -- compare --a '--preset fast' \\
+      --b '--preset heuristic' --games 200 --tile 8192
 
 Watching, playing and analysing boards are the game's, `cli-ascii`:
 `cargo run -p cli-ascii -- --help`.";
@@ -37,17 +38,19 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Many seeded games: a summary table, per-game records as CSV or JSON.
     #[command(after_help = "Example:\n  \
-        cargo run -p cli-ascii --bin lab -- tournament --preset fast --games 100 --seed-start 1 --csv fast.csv")]
+        cargo run -p cli-ascii --bin lab -- tournament --preset fast --games 100 \\\n      \
+        --seed-start 1 --csv fast.csv")]
     Tournament(TournamentArgs),
     /// Two players on the same seeds, paired: each one's reach rates and
     /// scores, the difference in the rate of --tile with its 95% interval
     /// and an exact McNemar test, the scores' sign test; --sprt stops as
     /// soon as a sequential test decides.
     #[command(after_help = "Examples:\n  \
-        cargo run --release -p cli-ascii --bin lab -- compare --a '--preset fast' --b '--preset fast --depth-bonus 1' \
-        --games 200 --tile 8192\n  \
-        cargo run --release -p cli-ascii --bin lab -- compare --a '--preset ntuple' --b '--preset ntuple --endgame' \
-        --sprt 0,0.05 --games 2000 --csv-a a.csv --csv-b b.csv --resume")]
+        cargo run --release -p cli-ascii --bin lab -- compare --a '--preset fast' \\\n      \
+        --b '--preset fast --depth-bonus 1' --games 200 --tile 8192\n  \
+        cargo run --release -p cli-ascii --bin lab -- compare --a '--preset ntuple' \\\n      \
+        --b '--preset ntuple --endgame' --sprt 0,0.05 --games 2000 \\\n      \
+        --csv-a a.csv --csv-b b.csv --resume")]
     Compare(CompareArgs),
     /// Tune the heuristic's weights by seeded tournaments: a coordinate
     /// search that keeps a change only when its mean score beats the
@@ -64,7 +67,8 @@ pub(crate) enum Command {
     /// cheap screen before a tournament. The setting is given by the usual
     /// search options; it is compared with --baseline.
     #[command(after_help = "Example:\n  \
-        cargo run --release -p cli-ascii --bin lab -- agreement --games 3 --seed-start 42 --every 40 \
+        cargo run --release -p cli-ascii --bin lab -- agreement --games 3 --seed-start 42 \\\n      \
+        --every 40 \
         --preset default --depth-bonus 1 --prob-cutoff 2e-4")]
     Agreement(AgreementArgs),
     /// Learn the n-tuple network by self-play (TD learning): a progress
@@ -73,12 +77,14 @@ pub(crate) enum Command {
     #[command(after_help = "Examples:\n  \
         cargo run --release -p cli-ascii --bin lab -- train --minutes 60\n  \
         cargo run --release -p cli-ascii --bin lab -- train --resume train-out/checkpoint.bin\n  \
-        cargo run --release -p cli-ascii --bin lab -- train --resume train-out/checkpoint.bin --stages 3")]
+        cargo run --release -p cli-ascii --bin lab -- train \\\n      \
+        --resume train-out/checkpoint.bin --stages 3")]
     Train(TrainArgs),
     /// Write a training checkpoint's network as a compact weights file (the
     /// form that is shipped and that --weights reads).
     #[command(after_help = "Example:\n  \
-        cargo run --release -p cli-ascii --bin lab -- export-weights train-out/checkpoint.bin my.n2048")]
+        cargo run --release -p cli-ascii --bin lab -- export-weights \\\n      \
+        train-out/checkpoint.bin my.n2048")]
     ExportWeights(ExportArgs),
     /// The endgame tables: exact odds of building a chain's next tile,
     /// which --endgame plays by (docs/endgame.md).
@@ -99,7 +105,7 @@ pub(crate) struct CompareArgs {
     #[arg(long, value_name = "OPTIONS", allow_hyphen_values = true)]
     pub(crate) b: String,
     /// Seeds to play (each by both players); with --sprt, the most.
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 200, value_parser = parse_games)]
     pub(crate) games: u64,
     /// The first seed.
     #[arg(long, visible_alias = "seed", default_value_t = 1)]
@@ -136,7 +142,7 @@ pub(crate) struct CompareArgs {
     pub(crate) force: bool,
     /// Seeds played at once (default: the cores over the players' search
     /// threads).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, value_name = "N", value_parser = parse_parallel)]
     pub(crate) parallel: Option<u64>,
     #[command(flatten)]
     pub(crate) rules: RulesArgs,
@@ -307,7 +313,7 @@ pub(crate) struct TournamentArgs {
     #[arg(
         long,
         value_name = "N",
-        value_parser = clap::value_parser!(u64).range(1..=1024),
+        value_parser = parse_parallel,
     )]
     pub(crate) parallel: Option<u64>,
     /// Stop each game after this many moves.
@@ -320,7 +326,8 @@ pub(crate) struct TournamentArgs {
     /// Keep the games already in the --csv file and play only the seeds it
     /// lacks (a long run that was stopped goes on where it was); a last line
     /// cut short (a run killed while writing it) is dropped and its game
-    /// played again.
+    /// played again. The --json file is written again with the games of the
+    /// seeds asked for: one that holds other games is refused.
     #[arg(long, requires = "csv")]
     pub(crate) resume: bool,
     /// Write over the --csv and --json files when they already hold games
@@ -361,7 +368,7 @@ pub(crate) struct TuneArgs {
         long,
         value_name = "R",
         default_value_t = 1,
-        value_parser = clap::value_parser!(u32).range(1..=100),
+        value_parser = parse_rounds,
     )]
     pub(crate) rounds: u32,
     /// Each weight is tried at ×(1+F) and ×(1-F), the two powers at ±2F;
@@ -378,7 +385,7 @@ pub(crate) struct TuneArgs {
     #[arg(
         long,
         value_name = "N",
-        value_parser = clap::value_parser!(u64).range(1..=1024),
+        value_parser = parse_parallel,
     )]
     pub(crate) parallel: Option<u64>,
 }
@@ -400,7 +407,7 @@ pub(crate) struct AgreementArgs {
         long,
         value_name = "N",
         default_value_t = 2,
-        value_parser = clap::value_parser!(i32).range(-12..=12)
+        value_parser = parse_depth_bonus
     )]
     pub(crate) reference_bonus: i32,
     /// Positions come from this many games of the fast preset.
@@ -443,6 +450,11 @@ pub(crate) struct TrainArgs {
     /// network).
     #[arg(long, value_name = "FILE")]
     pub(crate) resume: Option<PathBuf>,
+    /// Start afresh in --out even when it holds another run's checkpoint
+    /// or curve, and write over them (without it, such a folder is
+    /// refused unless --resume names its checkpoint).
+    #[arg(long)]
+    pub(crate) force: bool,
     /// Episode i is played from a stream seeded by this and i: one thread
     /// gives the same network bit for bit.
     #[arg(long, default_value_t = 1, value_parser = parse_seed)]
@@ -452,7 +464,7 @@ pub(crate) struct TrainArgs {
         long,
         value_name = "N",
         default_value_t = 2,
-        value_parser = clap::value_parser!(u64).range(1..=256),
+        value_parser = parse_train_threads,
     )]
     pub(crate) threads: u64,
     /// The learning rate per board (with TC rates, their meta rate).
@@ -491,7 +503,7 @@ pub(crate) struct TrainArgs {
     /// learning-rate state) start as a copy of its last stage's, so it
     /// plays exactly as before until training tells the stages apart. A
     /// network cannot go back to fewer stages.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=3))]
+    #[arg(long, value_name = "N", value_parser = parse_stages)]
     pub(crate) stages: Option<u64>,
     /// Stop after this many episodes in all (counting resumed ones).
     #[arg(long, value_name = "N")]
@@ -526,10 +538,32 @@ pub(crate) struct ExportArgs {
     /// 100,000 and more; a coarser step makes a smaller file.
     #[arg(long, value_name = "POINTS", default_value_t = ntuple::Step::SHIPPED)]
     pub(crate) step: ntuple::Step,
+    /// Write over OUT when it exists (never over the checkpoint itself).
+    #[arg(long)]
+    pub(crate) force: bool,
 }
 
 fn parse_tuning_games(text: &str) -> Result<u64, String> {
     whole_number(text, 2..=u64::MAX, "")
+}
+
+/// Games played at once.
+fn parse_parallel(text: &str) -> Result<u64, String> {
+    whole_number(text, 1..=1024, "")
+}
+
+fn parse_rounds(text: &str) -> Result<u32, String> {
+    whole_number(text, 1..=100, "").map(|n| n as u32)
+}
+
+/// Training threads (the trainer's bound; no warning above the cores,
+/// which training shares with nothing else).
+fn parse_train_threads(text: &str) -> Result<u64, String> {
+    whole_number(text, 1..=256, "")
+}
+
+fn parse_stages(text: &str) -> Result<u64, String> {
+    whole_number(text, 1..=3, "")
 }
 
 /// Parses the command line, then refuses options that the command would
@@ -540,17 +574,20 @@ pub(crate) fn parse() -> Result<Cli, clap::Error> {
     let leaf = matches.subcommand().map_or(&matches, |(_, sub)| sub);
     let unused = match &cli.command {
         Command::Train(a) => unused_train_option(a, given(leaf, "restart_share")),
-        Command::Tournament(a) => {
+        Command::Tournament(a) => seeds_past_the_last(a.seed_start, a.games).or_else(|| {
             unused_search_option(Some(a.search.player), &a.search.settings, given(leaf, "preset"))
-        }
-        Command::Tune(a) => unused_search_option(None, &a.settings, given(leaf, "preset")),
+        }),
+        Command::Compare(a) => seeds_past_the_last(a.seed_start, a.games),
+        Command::Tune(a) => seeds_past_the_last(a.seed_start, a.games)
+            .or_else(|| unused_search_option(None, &a.settings, given(leaf, "preset"))),
         Command::Agreement(a) if a.settings.threads.is_some() => Some(
             "--threads does not apply to agreement: every setting decides on one thread, so \
              that its work counts are exact"
                 .to_owned(),
         ),
-        Command::Agreement(a) => unused_search_option(None, &a.settings, given(leaf, "preset")),
-        Command::ExportWeights(_) | Command::Tables(_) | Command::Compare(_) => None,
+        Command::Agreement(a) => seeds_past_the_last(a.seed_start, a.games)
+            .or_else(|| unused_search_option(None, &a.settings, given(leaf, "preset"))),
+        Command::ExportWeights(_) | Command::Tables(_) => None,
     };
     match unused {
         Some(message) => Err(command().error(ErrorKind::ArgumentConflict, message)),
@@ -593,15 +630,15 @@ fn parse_finite(text: &str) -> Result<f32, String> {
     }
 }
 
-/// A number from 0 to 1.
+/// A number between 0 and 1.
 fn parse_unit_f64(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
-        _ => Err("expected a number from 0 to 1".to_owned()),
+        _ => Err("expected a number between 0 and 1".to_owned()),
     }
 }
 
-/// A number from 0 to 1.
+/// A number between 0 and 1.
 fn parse_unit_f32(text: &str) -> Result<f32, String> {
     parse_unit_f64(text).map(|x| x as f32)
 }
@@ -627,6 +664,47 @@ mod tests {
         let mut forwarded = cli_ascii::LAB_COMMANDS.to_vec();
         forwarded.sort_unstable();
         assert_eq!(commands, forwarded);
+    }
+
+    /// The lab's options and the commands that take them, as the game
+    /// names them when given one.
+    fn lab_options() -> Vec<(String, Vec<String>)> {
+        let mut options: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+        let mut commands: Vec<(String, clap::Command)> =
+            command().get_subcommands().map(|c| (c.get_name().to_owned(), c.clone())).collect();
+        while let Some((name, cmd)) = commands.pop() {
+            for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+                commands.push((format!("{name} {}", sub.get_name()), sub.clone()));
+            }
+            for long in cmd.get_arguments().filter_map(clap::Arg::get_long) {
+                if long != "help" {
+                    options.entry(long.to_owned()).or_default().push(name.clone());
+                }
+            }
+        }
+        let order = |c: &String| {
+            let top = c.split(' ').next().unwrap_or_default();
+            (cli_ascii::LAB_COMMANDS.iter().position(|n| *n == top), c.clone())
+        };
+        options
+            .into_iter()
+            .map(|(option, mut cmds)| {
+                cmds.sort_by_key(order);
+                (option, cmds)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_game_knows_the_lab_options() {
+        let derived = lab_options();
+        let listed: Vec<(String, Vec<String>)> = cli_ascii::LAB_OPTIONS
+            .iter()
+            .map(|(o, c)| ((*o).to_owned(), c.iter().map(|c| (*c).to_owned()).collect()))
+            .collect();
+        let table: String =
+            derived.iter().map(|(o, c)| format!("    ({o:?}, &{c:?}),\n")).collect();
+        assert_eq!(listed, derived, "cli_ascii::LAB_OPTIONS should be:\n{table}");
     }
 
     #[test]

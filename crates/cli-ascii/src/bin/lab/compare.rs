@@ -16,7 +16,7 @@ use records::Record;
 use records::paired::{Comparison, Pair, Reach, Sprt, Verdict};
 
 use crate::cli::{CompareArgs, PlayerOptions};
-use crate::tournament::{CsvLog, lock, settings_line};
+use crate::tournament::{CsvLog, lock, same_file, settings_line};
 
 /// A player's options from the text of --a or --b.
 fn player_options(name: &str, text: &str) -> anyhow::Result<SearchArgs> {
@@ -47,27 +47,45 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     {
         anyhow::bail!("--csv-a and --csv-b name the same file: each player needs its own");
     }
-    let mut sides = Vec::with_capacity(2);
-    let mut threads = 1;
+    // Both records files are checked before anything is built or written:
+    // a refused one leaves the other as it was.
+    let mut checked = Vec::with_capacity(2);
     for (name, text, csv) in [("a", &args.a, &args.csv_a), ("b", &args.b, &args.csv_b)] {
         let options = player_options(name, text)?;
+        let csv = match csv {
+            Some(path) => {
+                let settings = settings_line(&options, size, &rules, None);
+                Some(CsvLog::check(path, args.resume, args.force, &settings)?)
+            }
+            None => None,
+        };
+        checked.push((name, options, csv));
+    }
+    let mut sides = Vec::with_capacity(2);
+    let mut threads = 1;
+    for (name, options, csv) in checked {
         let spec = PlayerSpec::of(&options, size, &rules)?;
         if spec.kind == PlayerKind::Expectimax {
             // Bad settings or a missing network fail before the first game.
             spec.solver(size).with_context(|| format!("--{name}"))?;
             threads = threads.max(spec.threads());
         }
-        let (csv, earlier) = match csv {
-            Some(path) => {
-                let settings = settings_line(&options, size, &rules, None);
-                let (log, earlier) = CsvLog::open(path, args.resume, args.force, &settings)?;
-                (Some(log), earlier)
-            }
-            None => (None, Vec::new()),
-        };
-        let records = earlier.into_iter().map(|r| (r.seed, r)).collect();
-        sides.push(Side { spec, csv, records });
+        sides.push((spec, csv));
     }
+    let sides: Vec<Side> = sides
+        .into_iter()
+        .map(|(spec, csv)| {
+            let (csv, earlier) = match csv {
+                Some(checked) => {
+                    let (log, earlier) = CsvLog::open(checked)?;
+                    (Some(log), earlier)
+                }
+                None => (None, Vec::new()),
+            };
+            let records = earlier.into_iter().map(|r| (r.seed, r)).collect();
+            Ok(Side { spec, csv, records })
+        })
+        .collect::<anyhow::Result<_>>()?;
     let seeds: Vec<u64> = (0..args.games).map(|i| args.seed_start.wrapping_add(i)).collect();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let parallel = args
@@ -177,19 +195,6 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     out.write_all(comparison.report(&done, sprt.as_ref()).as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Whether two paths name one file, existing or not: their folders
-/// resolved, then their names compared.
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    let resolve = |p: &std::path::Path| {
-        let folder = match p.parent() {
-            Some(f) if !f.as_os_str().is_empty() => f.to_path_buf(),
-            _ => std::path::PathBuf::from("."),
-        };
-        std::fs::canonicalize(folder).ok().map(|f| f.join(p.file_name().unwrap_or_default()))
-    };
-    a == b || resolve(a).is_some_and(|x| resolve(b).is_some_and(|y| x == y))
 }
 
 /// The pairs of the seeds from the first on, up to the first seed that

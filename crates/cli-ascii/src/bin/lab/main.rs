@@ -28,7 +28,11 @@ fn main() -> ExitCode {
     let cli = match cli::parse() {
         Ok(cli) => cli,
         Err(err) => {
-            return clap_exit(&err, &cli::command(), Usage { default: None, elsewhere: None });
+            return clap_exit(
+                &err,
+                &cli::command(),
+                Usage { default: None, elsewhere: None, foreign: &[] },
+            );
         }
     };
     let done = |result: anyhow::Result<()>| result.map(|()| ExitCode::SUCCESS);

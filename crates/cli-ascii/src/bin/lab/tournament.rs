@@ -12,7 +12,7 @@ use cli_ascii::args::{PlayerKind, SearchArgs};
 use cli_ascii::setup::{self, AnyPlayer, PlayerSpec};
 use game_core::{Game, GameBoard, Rules};
 use records::Record;
-use records::log::{Existing, Log, OpenError};
+use records::log::{Checked, Existing, Log, OpenError};
 use records::summary::{MILESTONES, Summary};
 use solver_expectimax::{Choice, Player, SearchThreads, TournamentSpec};
 
@@ -21,6 +21,36 @@ use crate::cli::TournamentArgs;
 pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let rules = setup::rules(&args.rules)?;
     let size = args.rules.size;
+    // Every records file is checked before anything is built (the endgame
+    // tables take minutes) or written: a refused run leaves every file as
+    // it was, and makes none.
+    let csv = match &args.csv {
+        Some(path) => {
+            let settings = settings_line(&args.search, size, &rules, args.max_moves);
+            Some(CsvLog::check(path, args.resume, args.force, &settings)?)
+        }
+        None => None,
+    };
+    if let Some(json) = &args.json {
+        if let Some(csv) = &args.csv
+            && same_file(csv, json)
+        {
+            anyhow::bail!(
+                "--csv and --json name the same file, {}: each form needs its own",
+                json.display()
+            );
+        }
+        let rule = match &csv {
+            _ if args.force => JsonRule::Overwrite,
+            Some(csv) if args.resume => JsonRule::Resume {
+                earlier: csv.earlier(),
+                seed_start: args.seed_start,
+                games: args.games,
+            },
+            _ => JsonRule::Refuse,
+        };
+        OutputFile::check(json, &rule)?;
+    }
     let player = PlayerSpec::of(&args.search, size, &rules)?;
     if player.kind == PlayerKind::Expectimax {
         // Build one now: bad settings or a missing network fail before the
@@ -45,18 +75,17 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     };
     // The files are opened before the first game, so that a bad path is
     // reported at once, not after hours of games whose results it would lose.
-    let (csv, earlier) = match &args.csv {
-        Some(path) => {
-            let settings = settings_line(&args.search, size, &rules, args.max_moves);
-            let (file, earlier) = CsvLog::open(path, args.resume, args.force, &settings)?;
+    let (csv, earlier) = match csv {
+        Some(checked) => {
+            let (file, earlier) = CsvLog::open(checked)?;
             (Some(file), earlier)
         }
         None => (None, Vec::new()),
     };
     // With --resume the JSON file is written again, with every game of the
-    // seeds asked for (the CSV keeps them).
-    let overwrite = args.force || args.resume;
-    let json = args.json.as_deref().map(|p| OutputFile::create(p, overwrite)).transpose()?;
+    // seeds asked for (the CSV keeps them; the check above made sure that
+    // it loses none).
+    let json = args.json.as_deref().map(OutputFile::create).transpose()?;
     let done: HashSet<u64> = earlier.iter().map(|r| r.seed).collect();
     let to_play = (0..args.games)
         .filter(|&i| !done.contains(&args.seed_start.wrapping_add(i)))
@@ -216,33 +245,43 @@ pub(crate) struct CsvLog {
 }
 
 impl CsvLog {
-    /// Opens `path` for games played with `settings`: a new file (one that
-    /// holds games is refused unless `force`), or with `resume` an existing
-    /// one whose records are returned (a missing one is new), when its
-    /// games were played with the same settings (records::log's rules). A
-    /// last line cut short is dropped with a warning.
-    pub(crate) fn open(
+    /// Checks `path` for games played with `settings`, writing nothing: a
+    /// new file (one that holds games is refused unless `force`), or with
+    /// `resume` an existing one whose games were played with the same
+    /// settings (records::log's rules), whose records [`Checked::earlier`]
+    /// gives (a missing one is new).
+    pub(crate) fn check(
         path: &Path,
         resume: bool,
         force: bool,
         settings: &str,
-    ) -> anyhow::Result<(CsvLog, Vec<Record>)> {
+    ) -> anyhow::Result<Checked> {
         let existing = match (resume, force) {
             (true, _) => Existing::Resume,
             (false, true) => Existing::Overwrite,
             (false, false) => Existing::Refuse,
         };
-        let opened =
-            Log::open(path, existing, settings, engine::same_settings).map_err(|e| match e {
-                OpenError::Exists { .. } => anyhow::anyhow!(
-                    "{e}: --resume keeps its games and plays only the seeds it lacks, --force \
-                     writes over it"
-                ),
-                e => e.into(),
-            })?;
+        Log::check(path, existing, settings, engine::same_settings).map_err(|e| match e {
+            OpenError::Exists { games: Some(_), .. } => anyhow::anyhow!(
+                "{e}: --resume keeps its games and plays only the seeds it lacks, --force \
+                 writes over it"
+            ),
+            // --resume cannot read it either.
+            OpenError::Exists { games: None, .. } => {
+                anyhow::anyhow!("{e}: give another file, or --force to write over it")
+            }
+            e => e.into(),
+        })
+    }
+
+    /// Opens a file [`CsvLog::check`] accepted, and returns its earlier
+    /// records. A last line cut short is dropped with a warning.
+    pub(crate) fn open(checked: Checked) -> anyhow::Result<(CsvLog, Vec<Record>)> {
+        let opened = checked.open()?;
         if let Some(dropped) = &opened.dropped {
             // Best effort, like any warning: a failing stderr must not stop the run.
-            let _ = writeln!(io::stderr().lock(), "warning: {}: {dropped}", path.display());
+            let path = opened.log.path().display();
+            let _ = writeln!(io::stderr().lock(), "warning: {path}: {dropped}");
         }
         Ok((CsvLog { out: Mutex::new((opened.log, Ok(()))) }, opened.earlier))
     }
@@ -263,6 +302,32 @@ impl CsvLog {
     }
 }
 
+/// What a tournament may do with a --json file that is already there.
+#[derive(Debug)]
+enum JsonRule<'a> {
+    /// Write over it only if it holds no game.
+    Refuse,
+    /// Write over it (--force).
+    Overwrite,
+    /// Write it again with the --csv file's games (`earlier`) and those of
+    /// this run, of the seeds asked for (--resume): only if it holds no
+    /// other game.
+    Resume { earlier: &'a [Record], seed_start: u64, games: u64 },
+}
+
+/// Whether `a` and `b` name the same file (which may not exist yet): their
+/// folders resolved, so that `./x.csv` and `x.csv` are one.
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    let resolve = |p: &Path| {
+        let folder = match p.parent() {
+            Some(f) if !f.as_os_str().is_empty() => f.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::canonicalize(folder).ok().map(|f| f.join(p.file_name().unwrap_or_default()))
+    };
+    a == b || resolve(a).is_some_and(|x| resolve(b).is_some_and(|y| x == y))
+}
+
 /// A records file, created before the games and written after them.
 #[derive(Debug)]
 struct OutputFile {
@@ -271,19 +336,76 @@ struct OutputFile {
 }
 
 impl OutputFile {
-    /// Creates `path`; unless `overwrite`, a file that holds games (or is
-    /// no records file) is refused, since writing it would lose them.
-    fn create(path: &Path, overwrite: bool) -> anyhow::Result<OutputFile> {
-        if !overwrite
-            && std::fs::metadata(path).is_ok_and(|m| m.is_file())
-            && let Ok(text) = std::fs::read_to_string(path)
+    /// Whether `path` may be written as `rule` says, writing nothing.
+    fn check(path: &Path, rule: &JsonRule<'_>) -> anyhow::Result<()> {
+        // Only a regular file holds anything to lose (`/dev/null` does not).
+        if matches!(rule, JsonRule::Overwrite)
+            || !std::fs::metadata(path).is_ok_and(|m| m.is_file())
         {
-            let games = records::read_json(&text).ok().map(|r| r.len());
-            if !text.trim().is_empty() && games != Some(0) {
-                let path = path.to_owned();
-                anyhow::bail!("{}: --force writes over it", OpenError::Exists { path, games });
-            }
+            return Ok(());
         }
+        let text = std::fs::read_to_string(path).ok();
+        let games = text.as_deref().map(|t| (t, records::read_json(t).ok()));
+        let (games, kind) = match games {
+            Some((text, _)) if text.trim().is_empty() => return Ok(()),
+            Some((_, Some(games))) if games.is_empty() => return Ok(()),
+            Some((_, Some(games))) => (games, ""),
+            // Not UTF-8, or not a JSON array of games.
+            _ => (Vec::new(), " (and is not a records file)"),
+        };
+        let shown = path.display();
+        let JsonRule::Resume { earlier, seed_start, games: asked } = rule else {
+            let n = games.len();
+            let held = if kind.is_empty() {
+                format!(" and holds {n} game{}", if n == 1 { "" } else { "s" })
+            } else {
+                kind.to_owned()
+            };
+            anyhow::bail!("{shown} already exists{held}: --force writes over it");
+        };
+        if !kind.is_empty() {
+            anyhow::bail!(
+                "{shown} already exists{kind}: --resume would write over it with the \
+                 games of the --csv file; give another --json file"
+            );
+        }
+        // With --resume the file is written again with the --csv file's
+        // games of the seeds asked for: any other game in it would be lost.
+        let same = |a: &Record, b: &Record| {
+            (a.seed, a.score, a.max_tile, a.moves) == (b.seed, b.score, b.max_tile, b.moves)
+        };
+        let beyond: Vec<u64> = games
+            .iter()
+            .map(|r| r.seed)
+            .filter(|seed| seed.wrapping_sub(*seed_start) >= *asked)
+            .collect();
+        let foreign: Vec<u64> =
+            games.iter().filter(|g| !earlier.iter().any(|e| same(e, g))).map(|r| r.seed).collect();
+        let seeds = |seeds: &[u64]| {
+            let mut seeds = seeds.to_vec();
+            seeds.sort_unstable();
+            stretches(&seeds)
+        };
+        if !foreign.is_empty() {
+            anyhow::bail!(
+                "{shown} holds games that the --csv file lacks (seeds {}): --resume would \
+                 write over them; give another --json file",
+                seeds(&foreign)
+            );
+        }
+        if !beyond.is_empty() {
+            anyhow::bail!(
+                "{shown} holds games of seeds beyond the ones asked for ({}): --resume would \
+                 write it with the seeds asked for only; give more --games, or another \
+                 --json file",
+                seeds(&beyond)
+            );
+        }
+        Ok(())
+    }
+
+    /// Creates `path`, which [`OutputFile::check`] accepted.
+    fn create(path: &Path) -> anyhow::Result<OutputFile> {
         let file =
             File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
         Ok(OutputFile { path: path.to_owned(), out: BufWriter::new(file) })

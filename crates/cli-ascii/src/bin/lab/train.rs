@@ -13,6 +13,7 @@ use anyhow::Context;
 use ntuple::{CURVE_MILESTONES, Network, Progress, Restarts, TrainConfig, Trainer};
 
 use crate::cli::{ExportArgs, RestartKind, TrainArgs};
+use crate::tournament::same_file;
 
 /// glibc's tunable that makes `malloc` ask the kernel to back its large
 /// blocks with transparent huge pages.
@@ -65,11 +66,14 @@ fn restart_with_huge_pages() {
 fn restart_with_huge_pages() {}
 
 pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
+    let checkpoint = args.out.join("checkpoint.bin");
+    let curve_path = args.out.join("curve.csv");
+    if !args.force {
+        check_out(&checkpoint, &curve_path, args.resume.as_deref())?;
+    }
     restart_with_huge_pages();
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
-    let checkpoint = args.out.join("checkpoint.bin");
-    let curve_path = args.out.join("curve.csv");
     let config = TrainConfig {
         seed: args.seed,
         threads: usize::try_from(args.threads).unwrap_or(1),
@@ -320,10 +324,41 @@ fn progress_line(p: &Progress, moves_per_second: f64, cols: usize) -> String {
     fits.cloned().unwrap_or_else(|| cli_ascii::fit::cut(&forms[forms.len() - 1], cols))
 }
 
+/// Refuses an --out folder that holds another run's training: a new run
+/// would write over its checkpoint (and start its curve afresh). Resuming
+/// that very checkpoint goes on with it, and is allowed.
+fn check_out(checkpoint: &Path, curve: &Path, resume: Option<&Path>) -> anyhow::Result<()> {
+    let there = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file());
+    // A resumed run appends to the curve; a new one starts it afresh.
+    let held = if there(checkpoint) && !resume.is_some_and(|r| same_file(r, checkpoint)) {
+        checkpoint
+    } else if there(curve) && resume.is_none() {
+        curve
+    } else {
+        return Ok(());
+    };
+    anyhow::bail!(
+        "{} already exists: a new run would write over it; `--resume {}` goes on from its \
+         checkpoint, --force starts afresh and writes over it, or give another --out",
+        held.display(),
+        checkpoint.display()
+    )
+}
+
 /// `export-weights`: a checkpoint's network as a compact weights file, read
 /// back and compared before it is reported written.
 pub(crate) fn export(args: &ExportArgs) -> anyhow::Result<()> {
     let start = Instant::now();
+    if same_file(&args.checkpoint, &args.out) {
+        anyhow::bail!(
+            "{} is the checkpoint itself: writing the weights over it would lose what \
+             --resume needs; give another OUT",
+            args.out.display()
+        );
+    }
+    if !args.force && std::fs::symlink_metadata(&args.out).is_ok() {
+        anyhow::bail!("{} already exists: --force writes over it", args.out.display());
+    }
     let cp = ntuple::load_checkpoint(&args.checkpoint)?;
     ntuple::save_weights_at(&cp.network, cp.counters.episodes, args.step, &args.out)?;
     let back = ntuple::load_weights(&args.out)?;
