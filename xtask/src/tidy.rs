@@ -659,7 +659,8 @@ fn package_dependencies(metadata: &Metadata) -> Vec<(String, Vec<String>)> {
 /// list of allowed dependencies (the rules know no search or screen; the
 /// solver has the rules and rayon only; so has ntuple, with its file
 /// formats; engine stands between the libraries and the frontends, joins
-/// the network to the search, maps the endgame tables' files and
+/// the network to the search, maps the endgame tables' files (and asks
+/// the system for the free disk space before building them) and
 /// serialises what the frontends send alike).
 const LIBRARIES: [(&str, &[&str]); 5] = [
     ("game-core", &["rand_chacha"]),
@@ -668,7 +669,16 @@ const LIBRARIES: [(&str, &[&str]); 5] = [
     ("records", &["serde", "serde_json"]),
     (
         "engine",
-        &["game-core", "solver-expectimax", "ntuple", "records", "dirs", "serde", "memmap2"],
+        &[
+            "game-core",
+            "solver-expectimax",
+            "ntuple",
+            "records",
+            "dirs",
+            "serde",
+            "memmap2",
+            "rustix",
+        ],
     ),
 ];
 
