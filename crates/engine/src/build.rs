@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use solver_expectimax::endgame::{Check, Endgame, Formation, OpenEvent, size_text};
+use solver_expectimax::endgame::{Check, Endgame, Formation, OpenEvent};
 
 /// What a build has done so far, from the events [`Endgame::open`] sends:
 /// [`BuildMeter::hear`] each, [`BuildMeter::progress`] to read.
@@ -100,8 +100,8 @@ impl BuildProgress {
 }
 
 impl fmt::Display for BuildProgress {
-    /// `41% (1,371 of 3,343 million states), about 3 minutes left`, or who
-    /// it waits for.
+    /// `41%, 1.37 of 3.34 billion states, about 3 minutes left`, or who it
+    /// waits for: short enough for a status line beside a few words.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(holder) = &self.waiting_for {
             return write!(f, "waiting for {holder}, which is building them");
@@ -111,11 +111,9 @@ impl fmt::Display for BuildProgress {
         }
         write!(
             f,
-            "{:.0}% ({} of {} states, {})",
+            "{:.0}%, {} states",
             100.0 * self.fraction(),
-            states_text(self.done),
-            states_text(self.total),
-            size_text(self.bytes)
+            states_text(self.done, self.total)
         )?;
         match self.time_left() {
             Some(left) => write!(f, ", {} left", duration_text(left)),
@@ -124,15 +122,16 @@ impl fmt::Display for BuildProgress {
     }
 }
 
-/// A count of states as a person reads it: `3.34 billion`, `291,600`.
-fn states_text(n: u64) -> String {
-    if n >= 1_000_000_000 {
-        format!("{:.2} billion", n as f64 / 1e9)
-    } else if n >= 1_000_000 {
-        format!("{:.1} million", n as f64 / 1e6)
-    } else {
-        n.to_string()
-    }
+/// `done` of `total` states as a person reads them, in `total`'s unit:
+/// `1.37 of 3.34 billion`, `2.0 of 27.6 million`, `1000 of 291600`.
+fn states_text(done: u64, total: u64) -> String {
+    let (unit, name) = match total {
+        1_000_000_000.. => (1e9, " billion"),
+        1_000_000.. => (1e6, " million"),
+        _ => return format!("{done} of {total}"),
+    };
+    let digits = if unit == 1e9 { 2 } else { 1 };
+    format!("{:.digits$} of {:.digits$}{name}", done as f64 / unit, total as f64 / unit)
 }
 
 /// A time to wait, rounded as a person says it: `about 6 minutes`,
@@ -239,7 +238,9 @@ mod tests {
             waiting_for: None,
         };
         assert_eq!(half.time_left(), Some(Duration::from_secs(120)));
-        assert_eq!(half.to_string(), "50% (50 of 100 states, 1 kB), about 2 minutes left");
+        assert_eq!(half.to_string(), "50%, 50 of 100 states, about 2 minutes left");
+        let big = BuildProgress { done: 1_371_000_000, total: 3_343_151_232, ..half.clone() };
+        assert_eq!(big.to_string(), "41%, 1.37 of 3.34 billion states, about 3 minutes left");
         let early = BuildProgress { elapsed: Duration::from_millis(10), ..half.clone() };
         assert_eq!(early.time_left(), None);
     }
