@@ -957,4 +957,64 @@ mod tests {
         s.handle_key(&key(KeyCode::Char('h')));
         assert_eq!(s.message(), "no hint: the game is over");
     }
+
+    /// Hints from the default player, which lacks the corner tables: the
+    /// screen offers them, `t` builds them while the game goes on, and the
+    /// next game's hints come from the corner player. Real tables, the
+    /// smallest corner set, in a folder of the test's own.
+    #[test]
+    fn t_builds_the_corner_tables_and_the_next_game_hints_with_corner() {
+        use cli_ascii::args::SearchSettings;
+        let dir = std::env::temp_dir().join(format!("cli-play-tables-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let settings = SearchSettings {
+            preset: None,
+            depth: Some(1),
+            time_ms: None,
+            threads: Some(1),
+            prob_cutoff: None,
+            depth_bonus: None,
+            weights: None,
+            heuristic: None,
+            endgame: false,
+            tables: Some(dir.clone()),
+            tables_max_states: Some(2_000_000),
+        };
+        let mut search = SearchArgs { player: PlayerKind::Expectimax, settings };
+        let choice = setup::choose_default(&mut search, 4);
+        assert_eq!(search.settings.preset, Some(engine::DEFAULT_PRESET));
+        let player = PlayerSpec {
+            kind: PlayerKind::Expectimax,
+            solver: SolverSpec::new(Preset::Fast)
+                .with_overrides(Overrides { depth: Some(1), ..Overrides::default() }),
+        };
+        let mut s =
+            Session::new(Game::new(Rules::default(), 1), player).with_default(choice, &search);
+        let offer = s.player_line().unwrap();
+        assert!(
+            offer.starts_with("t: build the corner tables for the strongest player ("),
+            "{offer}"
+        );
+        s.apply(Action::Move(Direction::Left));
+        s.apply(Action::Move(Direction::Up));
+        assert_eq!(s.handle_key(&key(KeyCode::Char('t'))), Flow::Continue);
+        let started = std::time::Instant::now();
+        while s.building() {
+            assert!(started.elapsed() < Duration::from_secs(60), "{:?}", s.player_line());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(
+            s.player_line().as_deref(),
+            Some("the corner tables are built: n plays the next game with corner")
+        );
+        assert_eq!(s.player.solver.preset(), Preset::Fast, "the game under way keeps its hints");
+        // n twice: a game under way asks first.
+        s.apply(Action::New);
+        s.apply(Action::New);
+        assert_eq!(s.player.solver.preset(), Preset::Corner);
+        assert_eq!(s.player_line().as_deref(), Some("hints: corner: its tables are built"));
+        s.apply(Action::Hint);
+        assert!(s.hint().is_some(), "{}", s.message());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
