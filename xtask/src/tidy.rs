@@ -83,7 +83,7 @@ fn tidy_rules_catch_offenders() {
 /// py2048 do ([`BEHIND_ENGINE`]); the package depends on the libraries
 /// themselves for the lab (`src/bin/lab/`), which is another binary.
 /// [`game_files_are_listed`] keeps the list whole.
-const GAME_MODULES: [&str; 15] = [
+const GAME_MODULES: [&str; 16] = [
     "main.rs",
     "cli.rs",
     "watch.rs",
@@ -99,6 +99,7 @@ const GAME_MODULES: [&str; 15] = [
     "setup.rs",
     "exit.rs",
     "fit.rs",
+    "upgrade.rs",
 ];
 
 /// Where `text` (a game module's) names a library of [`ENGINE_ONLY`]
@@ -659,7 +660,8 @@ fn package_dependencies(metadata: &Metadata) -> Vec<(String, Vec<String>)> {
 /// list of allowed dependencies (the rules know no search or screen; the
 /// solver has the rules and rayon only; so has ntuple, with its file
 /// formats; engine stands between the libraries and the frontends, joins
-/// the network to the search, maps the endgame tables' files and
+/// the network to the search, maps the endgame tables' files (and asks
+/// the system for the free disk space before building them) and
 /// serialises what the frontends send alike).
 const LIBRARIES: [(&str, &[&str]); 5] = [
     ("game-core", &["rand_chacha"]),
@@ -668,7 +670,16 @@ const LIBRARIES: [(&str, &[&str]); 5] = [
     ("records", &["game-core", "serde", "serde_json"]),
     (
         "engine",
-        &["game-core", "solver-expectimax", "ntuple", "records", "dirs", "serde", "memmap2"],
+        &[
+            "game-core",
+            "solver-expectimax",
+            "ntuple",
+            "records",
+            "dirs",
+            "serde",
+            "memmap2",
+            "rustix",
+        ],
     ),
 ];
 

@@ -87,7 +87,8 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
 const SHOWN_ERRORS: usize = 20;
 
 /// The solver of each board size met so far: without `--preset`, the
-/// default preset of that size.
+/// strongest player this machine has for that size
+/// ([`engine::strongest_preset`]).
 struct Solvers<'a> {
     args: &'a AnalyzeArgs,
     rules: Rules,
@@ -99,7 +100,15 @@ impl Solvers<'_> {
         if let Some(i) = self.built.iter().position(|(s, _)| *s == size) {
             return Ok(&self.built[i].1);
         }
-        let settings = &self.args.settings;
+        // Without --preset, the strongest player this machine has for the
+        // size, said on a terminal (stdout stays the answers).
+        let mut settings = self.args.settings.clone();
+        if let Some(choice) = setup::choose_default_settings(&mut settings, size)
+            && io::stderr().is_terminal()
+        {
+            writeln!(io::stderr().lock(), "player on {size}x{size} boards: {choice}")?;
+        }
+        let settings = &settings;
         let endgame =
             if size == 4 { setup::endgame_of(settings, size, &self.rules)? } else { None };
         let solver = settings

@@ -32,13 +32,15 @@ pub struct SearchArgs {
 /// How the AI searches: a preset, then the overrides.
 #[derive(Debug, Clone, Args)]
 pub struct SearchSettings {
-    /// The search settings (default: ntuple-deep).
+    /// The search settings (default: the strongest this machine has).
     ///
     /// tutorial (the Java tutorial's player), the heuristic's fast,
     /// heuristic and heuristic-max, the learned network's ntuple and
     /// ntuple-deep, or corner (the corner heuristic with its endgame
-    /// tables). Default: ntuple-deep (heuristic on boards other than 4x4,
-    /// which the network does not play).
+    /// tables). Default in the game: the strongest this machine has, corner
+    /// once its tables are built, else ntuple-deep (heuristic on boards
+    /// other than 4x4); in the lab: ntuple-deep, on every machine, so that
+    /// a records file means the same everywhere.
     #[arg(long)]
     pub preset: Option<Preset>,
     /// Search this many chance layers deep, between 1 and 12, always
@@ -88,14 +90,16 @@ pub struct SearchSettings {
     pub endgame: bool,
     /// The endgame tables' folder (default: in the user's cache folder).
     ///
-    /// The default is cli-ascii-2048/endgame in the user's cache folder.
-    #[arg(long, value_name = "DIR", requires = "endgame")]
+    /// The default is cli-ascii-2048/endgame in the user's cache folder;
+    /// for --endgame, the corner preset, and the game's default player,
+    /// which looks there for the corner tables.
+    #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
     /// Only the endgame tables of at most N states (default: all of them).
     ///
     /// All of them take about 0.77 GB. For the corner preset, the largest
     /// step and block of at most N states.
-    #[arg(long, value_name = "N", requires = "endgame")]
+    #[arg(long, value_name = "N")]
     pub tables_max_states: Option<u64>,
 }
 
@@ -174,6 +178,21 @@ pub fn unused_search_option(
         if let Some((name, _)) = search_options.iter().find(|(_, given)| *given) {
             return Some(format!(
                 "{name} does not apply to --player random, which does not search"
+            ));
+        }
+    }
+    // The tables' options apply where tables are played or looked for.
+    let tables_option = [
+        ("--tables", settings.tables.is_some()),
+        ("--tables-max-states", settings.tables_max_states.is_some()),
+    ];
+    if let Some((name, _)) = tables_option.iter().find(|(_, given)| *given) {
+        // The game's default player (no --preset) looks for the corner
+        // tables there.
+        if player == Some(PlayerKind::Random) || (preset_given && !settings.plays_tables()) {
+            return Some(format!(
+                "{name} applies with --endgame, --preset corner or the default player, which \
+                 look for tables"
             ));
         }
     }

@@ -11,4 +11,4 @@ pub(crate) const PLAY_KEYS_MORE: &str = "k, j and l move up, down and right too 
      Esc quits too (q and Esc ask first during a game), Ctrl-C at once";
 
 /// `watch`'s keys.
-pub(crate) const WATCH_KEYS: &str = "q quit · space pause · + faster · - slower";
+pub(crate) const WATCH_KEYS: &str = "q quit · n next game · space pause · + faster · - slower";

@@ -17,6 +17,7 @@ mod layout;
 mod play;
 mod render;
 mod term;
+mod upgrade;
 mod watch;
 
 use std::ffi::OsString;

@@ -3,13 +3,14 @@
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Context;
-use cli_ascii::args::PlayerKind;
+use cli_ascii::args::{PlayerKind, SearchArgs};
 use cli_ascii::fit;
 use cli_ascii::setup::{self, AnyPlayer, PlayerSpec};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use engine::{Choice, Played, Player, Values, WIN_TILE};
+use engine::{Choice, DefaultChoice, Played, Player, Values, WIN_TILE};
 use game_core::{Direction, Game, GameBoard, PlayError};
 
 use crate::best;
@@ -18,6 +19,7 @@ use crate::keys::{PLAY_KEYS, PLAY_KEYS_MORE};
 use crate::layout;
 use crate::render;
 use crate::term::{self, TerminalGuard};
+use crate::upgrade::{BUILD_KEY, Upgrade};
 
 /// What a key asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,6 +30,8 @@ pub(crate) enum Action {
     New,
     /// Show or hide the help screen.
     Help,
+    /// Build the corner tables offered (`t`).
+    Tables,
     Quit,
     /// Ctrl-C: quit, with exit code 130 as for an interrupted program.
     Interrupt,
@@ -68,6 +72,7 @@ pub(crate) fn action_for(key: &KeyEvent) -> Option<Action> {
             '?' => Action::Help,
             'u' => Action::Undo,
             'n' => Action::New,
+            BUILD_KEY => Action::Tables,
             'q' => Action::Quit,
             _ => return None,
         },
@@ -105,6 +110,11 @@ pub(crate) struct Session<B: GameBoard> {
     /// The best score: of earlier runs on this board size, and every score
     /// reached since (an undo takes a score back, not the best).
     best: u64,
+    /// The corner tables offered where the default player lacks them, and
+    /// the options to make the corner player of once they are built.
+    upgrade: Option<(Upgrade, SearchArgs)>,
+    /// Why the default player gives the hints, where no preset was named.
+    why: Option<String>,
 }
 
 impl<B: GameBoard> Session<B> {
@@ -124,7 +134,40 @@ impl<B: GameBoard> Session<B> {
             last_move: None,
             help: false,
             best: 0,
+            upgrade: None,
+            why: None,
         }
+    }
+
+    /// Hints from the default player, which `choice` chose: its reason
+    /// shown, and the corner tables offered where it lacks them (`search`:
+    /// the options, to make the corner player of once they are built).
+    pub(crate) fn with_default(
+        mut self,
+        choice: Option<DefaultChoice>,
+        search: &SearchArgs,
+    ) -> Self {
+        if let Some(choice) = choice {
+            let settings = &search.settings;
+            let tables = settings.tables.as_deref();
+            self.upgrade = Upgrade::offer(&choice, tables, settings.tables_max_states)
+                .map(|u| (u, search.clone()));
+            self.why = Some(choice.to_string());
+        }
+        self
+    }
+
+    /// The line about the hints' player: the corner tables' offer or
+    /// build, else why the default player gives the hints.
+    pub(crate) fn player_line(&self) -> Option<String> {
+        let line = self.upgrade.as_ref().and_then(|(u, _)| u.line());
+        line.or_else(|| self.why.as_ref().map(|why| format!("hints: {why}")))
+    }
+
+    /// Whether tables are being built (the screen is then redrawn as they
+    /// are).
+    pub(crate) fn building(&mut self) -> bool {
+        self.upgrade.as_mut().is_some_and(|(u, _)| u.building())
     }
 
     /// Shows `text` on the message line (e.g. "thinking…" before a search).
@@ -213,7 +256,7 @@ impl<B: GameBoard> Session<B> {
         if std::mem::take(&mut self.help) && matches!(action, Action::Help | Action::Quit) {
             return Flow::Continue;
         }
-        if !matches!(action, Action::Move(_) | Action::Help) {
+        if !matches!(action, Action::Move(_) | Action::Help | Action::Tables) {
             self.last_move = None;
         }
         // A game under way is not thrown away on one key: the same key
@@ -253,10 +296,31 @@ impl<B: GameBoard> Session<B> {
                 }
                 self.hint = None;
                 self.message = format!("new game, seed {seed}");
+                self.take_upgrade();
             }
             Action::Hint => self.ask_hint(),
+            Action::Tables => match self.upgrade.as_mut() {
+                Some((upgrade, _)) => upgrade.start(),
+                None => self.message = "no tables to build: the strongest player plays".to_owned(),
+            },
         }
         Flow::Continue
+    }
+
+    /// The corner player for the hints of a new game, once its tables are
+    /// built.
+    fn take_upgrade(&mut self) {
+        let Some((upgrade, search)) = self.upgrade.as_mut() else { return };
+        let Some(tables) = upgrade.take() else { return };
+        let size = self.play.game().board().size();
+        match PlayerSpec::corner(search, size, tables) {
+            Ok(player) => {
+                self.player = player;
+                self.hinter = None;
+                self.why = Some("corner: its tables are built".to_owned());
+            }
+            Err(err) => self.message = format!("the corner player cannot give hints: {err:#}"),
+        }
     }
 
     fn play(&mut self, dir: Direction) {
@@ -363,7 +427,9 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     }
     let rules = setup::rules(&args.game.rules)?;
     let size = args.game.rules.size;
-    let player = PlayerSpec::of(&args.game.search, size, &rules)?;
+    let mut search = args.game.search.clone();
+    let choice = setup::choose_default(&mut search, size);
+    let player = PlayerSpec::of(&search, size, &rules)?;
     let (seed, _) = setup::seed_or_clock(args.game.seed);
     let color = setup::use_color(args.game.no_color);
     // Full screen (raw mode: no echo) before the solver is built, since
@@ -381,7 +447,7 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         player.solver(size)?;
     }
     let game = setup::new_game(size, rules, seed)?;
-    play_loop(Session::new(game, player), color, guard)
+    play_loop(Session::new(game, player).with_default(choice, &search), color, guard)
 }
 
 fn play_loop<B: GameBoard>(
@@ -397,6 +463,11 @@ fn play_loop<B: GameBoard>(
     let mut out = BufWriter::new(io::stdout().lock());
     let flow = loop {
         term::draw_frame(&mut out, &screen(&session, color, fit::terminal_size()))?;
+        // While tables are built, the screen is redrawn now and then to
+        // show their progress.
+        if session.building() && !event::poll(Duration::from_millis(500))? {
+            continue;
+        }
         let Event::Key(key) = event::read()? else { continue };
         let searches = session.hint_line().is_none() && !session.game().is_over();
         if action_for(&key) == Some(Action::Hint) && searches {
@@ -541,12 +612,16 @@ fn screen<B: GameBoard>(session: &Session<B>, color: bool, size: (usize, usize))
     // A narrow terminal keeps the way out and the help (which lists every
     // key) first, then the moves.
     const KEPT_FIRST: [usize; 6] = [5, 4, 0, 1, 2, 3];
-    let tail = [
+    let mut tail = vec![
         layout::fit_fields(&status, "   ", cols),
         session.hint_line().map(|f| layout::fit_fields(&f, " · ", cols)).unwrap_or_default(),
         session.message().to_owned(),
-        layout::fit_by_priority(&keys, &KEPT_FIRST, " · ", cols),
     ];
+    if let Some(line) = session.player_line() {
+        let fields: Vec<String> = line.split(" · ").map(str::to_owned).collect();
+        tail.push(layout::fit_fields(&fields, " · ", cols));
+    }
+    tail.push(layout::fit_by_priority(&keys, &KEPT_FIRST, " · ", cols));
     let spawned = session.last_move().map(|(cell, _)| cell);
     layout::screen(game.board(), color, spawned, &head, &tail, size)
 }
@@ -881,5 +956,65 @@ mod tests {
         assert!(s.message().contains("over"));
         s.handle_key(&key(KeyCode::Char('h')));
         assert_eq!(s.message(), "no hint: the game is over");
+    }
+
+    /// Hints from the default player, which lacks the corner tables: the
+    /// screen offers them, `t` builds them while the game goes on, and the
+    /// next game's hints come from the corner player. Real tables, the
+    /// smallest corner set, in a folder of the test's own.
+    #[test]
+    fn t_builds_the_corner_tables_and_the_next_game_hints_with_corner() {
+        use cli_ascii::args::SearchSettings;
+        let dir = std::env::temp_dir().join(format!("cli-play-tables-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let settings = SearchSettings {
+            preset: None,
+            depth: Some(1),
+            time_ms: None,
+            threads: Some(1),
+            prob_cutoff: None,
+            depth_bonus: None,
+            weights: None,
+            heuristic: None,
+            endgame: false,
+            tables: Some(dir.clone()),
+            tables_max_states: Some(2_000_000),
+        };
+        let mut search = SearchArgs { player: PlayerKind::Expectimax, settings };
+        let choice = setup::choose_default(&mut search, 4);
+        assert_eq!(search.settings.preset, Some(engine::DEFAULT_PRESET));
+        let player = PlayerSpec {
+            kind: PlayerKind::Expectimax,
+            solver: SolverSpec::new(Preset::Fast)
+                .with_overrides(Overrides { depth: Some(1), ..Overrides::default() }),
+        };
+        let mut s =
+            Session::new(Game::new(Rules::default(), 1), player).with_default(choice, &search);
+        let offer = s.player_line().unwrap();
+        assert!(
+            offer.starts_with("t: build the corner tables for the strongest player ("),
+            "{offer}"
+        );
+        s.apply(Action::Move(Direction::Left));
+        s.apply(Action::Move(Direction::Up));
+        assert_eq!(s.handle_key(&key(KeyCode::Char('t'))), Flow::Continue);
+        let started = std::time::Instant::now();
+        while s.building() {
+            assert!(started.elapsed() < Duration::from_secs(60), "{:?}", s.player_line());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(
+            s.player_line().as_deref(),
+            Some("the corner tables are built: n plays the next game with corner")
+        );
+        assert_eq!(s.player.solver.preset(), Preset::Fast, "the game under way keeps its hints");
+        // n twice: a game under way asks first.
+        s.apply(Action::New);
+        s.apply(Action::New);
+        assert_eq!(s.player.solver.preset(), Preset::Corner);
+        assert_eq!(s.player_line().as_deref(), Some("hints: corner: its tables are built"));
+        s.apply(Action::Hint);
+        assert!(s.hint().is_some(), "{}", s.message());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -6,10 +6,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use engine::endgame::{Check, Endgame, Formation, OpenEvent, RulesMismatch};
+use engine::endgame::{Check, Endgame, EndgameError, Formation, OpenEvent, RulesMismatch};
 use engine::{
-    Choice, ExpectimaxPlayer, Player, Preset, RandomPlayer, SearchThreads, Solver, SolverSpec,
-    SpecError,
+    BuildMeter, Choice, DefaultChoice, ExpectimaxPlayer, Player, Preset, RandomPlayer,
+    SearchThreads, Solver, SolverSpec, SpecError,
 };
 use game_core::{AnyBoard, Game, GameBoard, Rules, RulesBuilder, TurnRule};
 
@@ -67,8 +67,8 @@ pub fn tables_dir(given: Option<&Path>) -> anyhow::Result<PathBuf> {
 
 /// The endgame tables of `formations` from `dir`, opened (once per
 /// process, their files mapped: [`engine::open_tables`]) and checked as
-/// `check` says, or built there, with a progress line on stderr while a
-/// table is built.
+/// `check` says, or built there, with a progress line on stderr while they
+/// are built (states done of all, time left).
 pub fn open_tables(
     dir: &Path,
     formations: &[Formation],
@@ -77,31 +77,36 @@ pub fn open_tables(
     // On a terminal a progress line is rewritten in place (at most every
     // 200 ms); in a log, one line per table built.
     let live = std::io::stderr().is_terminal();
-    let last = Mutex::new((None, Instant::now()));
+    let meter = Mutex::new((BuildMeter::new(), None::<Instant>));
     let report = |event: OpenEvent<'_>| {
         let mut err = std::io::stderr().lock();
+        let mut meter = meter.lock().unwrap_or_else(|e| e.into_inner());
+        meter.0.hear(&event);
         let _ = match event {
-            OpenEvent::Building { formation, done, total } if live => {
-                let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
-                let fresh = last.0 != Some(formation);
-                if fresh || last.1.elapsed() >= Duration::from_millis(200) || done == total {
-                    *last = (Some(formation), Instant::now());
-                    write!(
-                        err,
-                        "\rbuilding the table of the {formation}: {:5.1}% of {total} states",
-                        100.0 * done as f64 / total.max(1) as f64,
-                    )
+            OpenEvent::Building { .. } if live => {
+                let due = meter.1.is_none_or(|t| t.elapsed() >= Duration::from_millis(200));
+                if due {
+                    meter.1 = Some(Instant::now());
+                    write!(err, "\r\x1b[Kbuilding the endgame tables: {}", meter.0.progress())
                 } else {
                     Ok(())
                 }
             }
-            OpenEvent::Written(_, path) if live => {
-                writeln!(err, " (written to {})", path.display())
+            OpenEvent::Written(..) | OpenEvent::Starting { .. } if live => {
+                // The line of the table built, then the progress again.
+                let line = event.log_line().unwrap_or_default();
+                meter.1 = None;
+                writeln!(err, "\r\x1b[K{line}")
             }
             other => other.log_line().map_or(Ok(()), |line| writeln!(err, "{line}")),
         };
     };
-    Ok(engine::open_tables(dir, formations, check, &report)?)
+    engine::open_tables(dir, formations, check, &report).map_err(|e| match e {
+        EndgameError::NotWritable { .. } => {
+            anyhow::anyhow!("{e}: choose a folder of your own with --tables DIR")
+        }
+        other => other.into(),
+    })
 }
 
 /// `tables build`: every table `preset` plays by read and checked in
@@ -183,6 +188,23 @@ impl PlayerSpec {
         Ok(PlayerSpec { kind: args.player, solver })
     }
 
+    /// The corner player with `tables` (built since this player was
+    /// chosen), the other options as the user gave them: the game's
+    /// default player once the corner tables are built.
+    ///
+    /// # Errors
+    /// An option the corner preset has no use for (`--heuristic`, ...).
+    pub fn corner(args: &SearchArgs, size: usize, tables: Arc<Endgame>) -> anyhow::Result<Self> {
+        let mut settings = args.settings.clone();
+        settings.preset = Some(Preset::Corner);
+        let solver = settings
+            .solver_spec(size)
+            .with_endgame(Some(tables))
+            .with_big_board_budget(BIG_BOARD_BUDGET);
+        solver.validate().map_err(|e| spec_error(&e))?;
+        Ok(PlayerSpec { kind: PlayerKind::Expectimax, solver })
+    }
+
     /// The solver of an expectimax player on `size` x `size` boards.
     pub fn solver(&self, size: usize) -> anyhow::Result<Solver> {
         self.solver.build(size).map_err(|e| spec_error(&e))
@@ -195,6 +217,32 @@ impl PlayerSpec {
             PlayerKind::Random => 1,
         }
     }
+}
+
+/// The game's default player: where no preset is named, the strongest
+/// this machine has ([`engine::strongest_preset`]: corner once its tables
+/// are built and checked, in `--tables` or the cache folder), set as the
+/// preset, and why; `None` where a preset is named or the random player
+/// plays. The lab keeps its fixed default instead.
+pub fn choose_default(args: &mut SearchArgs, size: usize) -> Option<DefaultChoice> {
+    if args.player != PlayerKind::Expectimax {
+        return None;
+    }
+    choose_default_settings(&mut args.settings, size)
+}
+
+/// [`choose_default`] for settings without a player (`analyze`).
+pub fn choose_default_settings(
+    settings: &mut SearchSettings,
+    size: usize,
+) -> Option<DefaultChoice> {
+    if settings.preset.is_some() {
+        return None;
+    }
+    let choice =
+        engine::strongest_preset(size, settings.tables.as_deref(), settings.tables_max_states);
+    settings.preset = Some(choice.preset);
+    Some(choice)
 }
 
 /// Who plays, as the status line and the summary name it.

@@ -18,6 +18,7 @@ use crate::keys::WATCH_KEYS;
 use crate::layout;
 use crate::render::{self, bordered_with_score, short_count};
 use crate::term::{self, TerminalGuard};
+use crate::upgrade::{BUILD_KEY, Upgrade};
 
 /// The pause between moves on a terminal when --delay-ms is not given:
 /// short enough that a whole strong game (some 15,000 moves) plays in a
@@ -36,13 +37,18 @@ struct Watch {
     color: bool,
     /// Shown in the status line: who plays.
     who: String,
+    /// Why the default player plays (`corner: its tables are built`),
+    /// where no preset was named.
+    why: Option<String>,
 }
 
 /// Watches one game; exit code 130 after Ctrl-C.
 pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
     let rules = setup::rules(&args.game.rules)?;
     let size = args.game.rules.size;
-    let spec = PlayerSpec::of(&args.game.search, size, &rules)?;
+    let mut search = args.game.search.clone();
+    let choice = setup::choose_default(&mut search, size);
+    let spec = PlayerSpec::of(&search, size, &rules)?;
     let (seed, seed_from_clock) = setup::seed_or_clock(args.game.seed);
     let live = !args.transcript && setup::stdout_is_terminal();
     // Full screen (raw mode: no echo) before the player is built, as in
@@ -55,9 +61,13 @@ pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
     if guard.is_some() && spec.kind == PlayerKind::Expectimax && spec.solver.is_learned() {
         term::draw_frame(&mut io::stdout().lock(), &["loading the network…".to_owned()])?;
     }
-    let mut player = AnyPlayer::new(&spec, size, seed)?;
-    let who = setup::who_plays(&args.game.search, size);
-    let watch = Watch {
+    let player = AnyPlayer::new(&spec, size, seed)?;
+    let who = setup::who_plays(&search, size);
+    let settings = &search.settings;
+    let upgrade = choice
+        .as_ref()
+        .and_then(|c| Upgrade::offer(c, settings.tables.as_deref(), settings.tables_max_states));
+    let mut watch = Watch {
         size,
         rules,
         seed,
@@ -66,10 +76,14 @@ pub(crate) fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
         delay: args.delay_ms.map(Duration::from_millis),
         color: setup::use_color(args.game.no_color),
         who,
+        why: choice.map(|c| c.to_string()),
     };
     match guard {
-        Some(guard) => watch_live(&watch, &mut player, guard),
-        None => watch_transcript(&watch, &mut player),
+        Some(guard) => {
+            let next = Next { search: &search, spec, upgrade };
+            watch_live(&mut watch, player, next, guard)
+        }
+        None => watch_transcript(&watch, &mut { player }),
     }
 }
 
@@ -127,6 +141,11 @@ pub(crate) enum WatchKey {
     Pause,
     Faster,
     Slower,
+    /// The next game (`n`), with the corner player once its tables are
+    /// built.
+    New,
+    /// Build the corner tables offered (`t`).
+    Build,
     /// Not a key: the terminal changed size, so the screen is drawn again.
     Resized,
 }
@@ -145,6 +164,8 @@ pub(crate) fn watch_key(key: &KeyEvent) -> Option<WatchKey> {
         KeyCode::Char(' ' | 'p') => Some(WatchKey::Pause),
         KeyCode::Char('+' | '=' | 'f') => Some(WatchKey::Faster),
         KeyCode::Char('-' | '_' | 's') => Some(WatchKey::Slower),
+        KeyCode::Char('n' | 'N') => Some(WatchKey::New),
+        KeyCode::Char(BUILD_KEY) => Some(WatchKey::Build),
         _ => None,
     }
 }
@@ -163,75 +184,156 @@ fn pace(delay: Duration) -> String {
     format!("delay {} ms", delay.as_millis())
 }
 
-/// The game redrawn in place, with colours and a status line.
+/// What the next game is played by: the options, the player's spec, and
+/// the corner tables offered.
+struct Next<'a> {
+    search: &'a cli_ascii::args::SearchArgs,
+    spec: PlayerSpec,
+    upgrade: Option<Upgrade>,
+}
+
+/// How often the screen is redrawn while nothing else redraws it (a
+/// pause, a finished game) and tables are being built.
+const PROGRESS_EVERY: Duration = Duration::from_millis(500);
+
+/// Games redrawn in place, with colours and a status line: the first,
+/// then one more for each `n`.
 fn watch_live(
-    watch: &Watch,
-    player: &mut AnyPlayer,
+    watch: &mut Watch,
+    mut player: AnyPlayer,
+    mut next: Next<'_>,
     guard: TerminalGuard,
 ) -> anyhow::Result<ExitCode> {
-    let mut game = setup::new_game(watch.size, watch.rules, watch.seed)?;
     let mut delay = watch.delay.unwrap_or(DEFAULT_TTY_DELAY);
+    let mut summaries = Vec::new();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let quit = loop {
+        let game = setup::new_game(watch.size, watch.rules, watch.seed)?;
+        let (game, ended) = watch_game(watch, game, &mut player, &mut next, &mut delay, &mut out)?;
+        summaries.push(game_summary(watch, &game, fit::terminal_size().0));
+        if let Some(code) = ended {
+            break code;
+        }
+        // The next game, on the next seed, by the corner player once its
+        // tables are built.
+        watch.seed = watch.seed.wrapping_add(1);
+        if let Some(tables) = next.upgrade.as_mut().and_then(Upgrade::take) {
+            next.spec = PlayerSpec::corner(next.search, watch.size, tables)?;
+            watch.who = "expectimax, preset corner".to_owned();
+            watch.why = Some("corner: its tables are built".to_owned());
+        }
+        player = AnyPlayer::new(&next.spec, watch.size, watch.seed)?;
+    };
+    drop(out);
+    drop(guard);
+    // On the normal screen, so the results stay after the program ends.
+    let mut out = io::stdout().lock();
+    for summary in summaries {
+        out.write_all(summary.as_bytes())?;
+    }
+    Ok(quit)
+}
+
+/// Watches one game; how it ended: `None` for the next game (`n`), else
+/// the program's exit code.
+fn watch_game(
+    watch: &Watch,
+    mut game: Game<game_core::AnyBoard>,
+    player: &mut AnyPlayer,
+    next: &mut Next<'_>,
+    delay: &mut Duration,
+    out: &mut impl Write,
+) -> anyhow::Result<(Game<game_core::AnyBoard>, Option<ExitCode>)> {
     let mut last: Option<Choice> = None;
     let mut paused = false;
-    let mut quit = None;
     let started = Instant::now();
-    let mut out = BufWriter::new(io::stdout().lock());
     loop {
         let limit = watch.max_moves.is_some_and(|m| game.moves() >= m);
         let over = game.is_over() || limit;
         let footer = if game.is_over() {
-            "game over: press any key to leave".to_owned()
+            "game over: n next game · any other key leaves".to_owned()
         } else if limit {
-            "move limit reached: press any key to leave".to_owned()
+            "move limit reached: n next game · any other key leaves".to_owned()
         } else if paused {
-            format!("paused: space resumes · q quit · {}", pace(delay))
+            format!("paused: space resumes · q quit · {}", pace(*delay))
         } else {
-            format!("{WATCH_KEYS} · {}", pace(delay))
+            format!("{WATCH_KEYS} · {}", pace(*delay))
         };
-        let lines = frame(watch, &game, last.as_ref(), started.elapsed(), &footer);
-        term::draw_frame(&mut out, &lines)?;
+        let note = note_line(watch, next.upgrade.as_ref());
+        let lines = frame(watch, &game, last.as_ref(), started.elapsed(), &note, &footer);
+        term::draw_frame(out, &lines)?;
+        // While tables are built, the screen is redrawn now and then to
+        // show their progress.
+        let building = next.upgrade.as_mut().is_some_and(Upgrade::building);
         if over {
-            wait_any_key()?;
-            break;
+            let wait = building.then_some(PROGRESS_EVERY);
+            match next_event(wait)? {
+                None | Some(Event::Resize(..)) => continue,
+                Some(Event::Key(key)) => match watch_key(&key) {
+                    Some(WatchKey::New) => return Ok((game, None)),
+                    Some(WatchKey::Build) => {
+                        if let Some(upgrade) = next.upgrade.as_mut() {
+                            upgrade.start();
+                        }
+                        continue;
+                    }
+                    Some(WatchKey::Interrupt) => return Ok((game, Some(ExitCode::from(130)))),
+                    _ if key.kind == KeyEventKind::Release => continue,
+                    _ => return Ok((game, Some(ExitCode::SUCCESS))),
+                },
+                Some(_) => continue,
+            }
         }
         // Read keys until it is time for the next move.
-        let deadline = Instant::now() + delay;
+        let deadline = Instant::now() + *delay;
+        let mut quit = None;
         loop {
-            let timeout = if paused { None } else { Some(deadline - Instant::now().min(deadline)) };
+            let timeout = match (paused, building) {
+                (false, _) => Some(deadline - Instant::now().min(deadline)),
+                (true, true) => Some(PROGRESS_EVERY),
+                (true, false) => None,
+            };
             let Some(key) = next_key(timeout)? else { break };
             match key {
                 WatchKey::Resized => {
-                    let lines = frame(watch, &game, last.as_ref(), started.elapsed(), &footer);
-                    term::draw_frame(&mut out, &lines)?;
+                    let lines =
+                        frame(watch, &game, last.as_ref(), started.elapsed(), &note, &footer);
+                    term::draw_frame(out, &lines)?;
                     continue;
                 }
                 WatchKey::Quit => quit = Some(ExitCode::SUCCESS),
                 WatchKey::Interrupt => quit = Some(ExitCode::from(130)),
                 WatchKey::Pause => paused = !paused,
-                other => delay = new_delay(delay, other),
+                WatchKey::New => return Ok((game, None)),
+                WatchKey::Build => {
+                    if let Some(upgrade) = next.upgrade.as_mut() {
+                        upgrade.start();
+                    }
+                }
+                other => *delay = new_delay(*delay, other),
             }
-            // While paused, a new pace is drawn at once.
-            if quit.is_some() || key == WatchKey::Pause || paused {
+            // While paused, a new pace (or the build started) is drawn at
+            // once.
+            if quit.is_some() || key == WatchKey::Pause || paused || key == WatchKey::Build {
                 break;
             }
         }
         if quit.is_some() {
-            break;
+            return Ok((game, quit));
         }
         if paused {
             continue;
         }
-        let Some(choice) = player.choose(&game) else { break };
+        let Some(choice) = player.choose(&game) else { return Ok((game, Some(ExitCode::SUCCESS))) };
         game.play(choice.direction).context("the player chose a move the rules refuse")?;
         last = Some(choice);
     }
-    drop(out);
-    drop(guard);
-    // On the normal screen, so the result stays after the program ends.
-    let mut out = io::stdout().lock();
-    let summary = game_summary(watch, &game, fit::terminal_size().0);
-    out.write_all(summary.as_bytes())?;
-    Ok(quit.unwrap_or(ExitCode::SUCCESS))
+}
+
+/// The line under the search's: the corner tables' offer or build, else
+/// why the default player plays; empty where a preset was named.
+fn note_line(watch: &Watch, upgrade: Option<&Upgrade>) -> String {
+    upgrade.and_then(Upgrade::line).or_else(|| watch.why.clone()).unwrap_or_default()
 }
 
 /// The game's result and who played it, on one line when it fits in
@@ -250,6 +352,17 @@ fn game_summary<B: GameBoard>(watch: &Watch, game: &Game<B>, cols: usize) -> Str
         return line;
     }
     format!("{result}\nplayed by {}\n", watch.who)
+}
+
+/// The next event within `timeout` (`None` waits for ever); `None` when the
+/// time is up.
+fn next_event(timeout: Option<Duration>) -> io::Result<Option<Event>> {
+    if let Some(t) = timeout
+        && !event::poll(t)?
+    {
+        return Ok(None);
+    }
+    event::read().map(Some)
 }
 
 /// The next watch key within `timeout` (`None` waits for ever); `None` when
@@ -275,22 +388,13 @@ fn next_key(timeout: Option<Duration>) -> io::Result<Option<WatchKey>> {
     }
 }
 
-fn wait_any_key() -> io::Result<()> {
-    loop {
-        if let Event::Key(key) = event::read()?
-            && key.kind != KeyEventKind::Release
-        {
-            return Ok(());
-        }
-    }
-}
-
 /// The screen: a title, the board, the status lines and a footer.
 fn frame<B: GameBoard>(
     watch: &Watch,
     game: &Game<B>,
     last: Option<&Choice>,
     elapsed: Duration,
+    note: &str,
     footer: &str,
 ) -> Vec<String> {
     let size = fit::terminal_size();
@@ -323,12 +427,13 @@ fn frame<B: GameBoard>(
         ],
     };
     let footer: Vec<String> = footer.split(" · ").map(str::to_owned).collect();
-    let tail = [
-        layout::fit_fields(&status, "   ", cols),
-        layout::fit_fields(&search, "   ", cols),
-        String::new(),
-        layout::fit_fields(&footer, " · ", cols),
-    ];
+    let mut tail =
+        vec![layout::fit_fields(&status, "   ", cols), layout::fit_fields(&search, "   ", cols)];
+    if !note.is_empty() {
+        let note: Vec<String> = note.split(" · ").map(str::to_owned).collect();
+        tail.push(layout::fit_fields(&note, " · ", cols));
+    }
+    tail.extend([String::new(), layout::fit_fields(&footer, " · ", cols)]);
     layout::screen(game.board(), watch.color, None, &head, &tail, size)
 }
 
@@ -379,6 +484,7 @@ mod tests {
             delay: None,
             color: false,
             who: "expectimax, preset ntuple-deep".to_owned(),
+            why: None,
         };
         let board: game_core::Board =
             "32768 16384 8192 4096/2 4 8 16/0 0 0 0/0 0 0 2".parse().unwrap();

@@ -132,9 +132,13 @@ fn an_endgame_table_decides_a_chain_and_says_so() {
     let out = run(&[&["tables", "build"][..], &small].concat(), None);
     assert!(out.status.success());
     let log = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(log.lines().count(), 27, "{log}");
+    assert_eq!(log.lines().count(), 28, "{log}");
+    assert!(log.starts_with("building 27 endgame tables: "), "{log}");
     assert!(
-        log.starts_with("built the table of the chain of 5 ending in 4 (177147 states) into "),
+        log.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("built the table of the chain of 5 ending in 4 (177147 states) into "),
         "{log}"
     );
     let built = String::from_utf8(out.stdout).unwrap();

@@ -29,9 +29,13 @@ impl Tmux {
         let (cols, rows) = (cols.to_string(), rows.to_string());
         let bin = env!("CARGO_BIN_EXE_cli-ascii");
         let data = format!("XDG_DATA_HOME={}", tmux.dir.display());
+        // No tables in the cache folder: the default player is the same on
+        // every machine.
+        let cache = format!("XDG_CACHE_HOME={}", tmux.dir.join("cache").display());
         let dir = tmux.dir.to_str().unwrap();
         let mut start = vec!["-f", config.to_str().unwrap(), "new-session", "-d"];
         start.extend(["-x", &cols, "-y", &rows, "-c", dir, "--", "env", "-u", "NO_COLOR", &data]);
+        start.push(&cache);
         start.extend(["sh", "-c", "\"$0\" \"$@\"; echo \"[exit $?]\"; exec sleep 600", bin]);
         start.extend(args);
         let out = tmux.run(&start);
@@ -188,4 +192,42 @@ fn train_keeps_its_last_line() {
     let run = &screen[last - 1];
     assert!(run.starts_with("20 ep") && run.contains(" M moves/s · mean "), "{screen:#?}");
     assert!(run.chars().count() <= 80, "{run}");
+}
+
+/// A new user's way to the strongest player: `watch` offers the corner
+/// tables in one line, `t` builds them while the game goes on (with a
+/// progress line), and the next game (`n`) plays the corner player; a
+/// later run plays it from the start and says why. Real tables, the
+/// smallest corner set, in a folder of the test's own.
+#[test]
+fn one_key_builds_the_corner_tables_and_the_next_game_plays_corner() {
+    let tables = std::env::temp_dir().join(format!("cli-ascii-tables-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tables);
+    let small = ["--tables", tables.to_str().unwrap(), "--tables-max-states", "2000000"];
+    let args = [&["watch", "--seed", "5", "--delay-ms", "20"][..], &small].concat();
+    let tmux = Tmux::start("one-key", (120, 30), &args);
+    let screen = tmux.wait_for("t: build the corner tables for the strongest player (");
+    assert!(screen.iter().any(|l| l.contains("preset ntuple-deep")), "{screen:#?}");
+    assert!(screen.iter().any(|l| l.ends_with(" · ntuple-deep plays until then")), "{screen:#?}");
+    tmux.keys(&["t"]);
+    tmux.wait_for("the corner tables are built: n plays the next game with corner");
+    tmux.keys(&["n"]);
+    let screen = tmux.wait_for("preset corner");
+    assert!(screen.iter().any(|l| l == "corner: its tables are built"), "{screen:#?}");
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("[exit 0]");
+    let first = screen.iter().position(|l| l.starts_with("seed 5: score ")).expect("game 1");
+    assert!(screen[first].ends_with("(expectimax, preset ntuple-deep)"), "{screen:#?}");
+    assert!(screen[first + 1].starts_with("seed 6: score "), "{screen:#?}");
+    assert!(screen[first + 1].ends_with("(expectimax, preset corner)"), "{screen:#?}");
+    drop(tmux);
+    // The tables there, the default player is the corner player at once.
+    let args =
+        [&["watch", "--seed", "9", "--max-moves", "20", "--delay-ms", "0"][..], &small].concat();
+    let tmux = Tmux::start("corner-default", (120, 30), &args);
+    let screen = tmux.wait_for("move limit reached");
+    assert!(screen.iter().any(|l| l.contains("preset corner")), "{screen:#?}");
+    assert!(screen.iter().any(|l| l == "corner: its tables are built"), "{screen:#?}");
+    drop(tmux);
+    std::fs::remove_dir_all(&tables).unwrap();
 }

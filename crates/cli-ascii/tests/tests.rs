@@ -21,6 +21,7 @@ mod learned;
 mod pipes;
 mod records;
 mod screens;
+mod tables;
 mod tournament;
 mod train;
 mod watch;

@@ -18,7 +18,17 @@ pub(crate) fn lab() -> Command {
 fn program(path: &str) -> Command {
     let mut cmd = Command::new(path);
     cmd.env_remove("NO_COLOR").stdin(Stdio::null());
+    // The game's default player follows the tables in the cache folder: a
+    // folder of no tables keeps the tests' player the same on every
+    // machine (a test of tables names its own folder with --tables).
+    cmd.env("XDG_CACHE_HOME", no_cache());
     cmd
+}
+
+/// A cache folder that holds no tables (nothing builds into it: every
+/// test that builds tables names its own folder).
+pub(crate) fn no_cache() -> PathBuf {
+    std::env::temp_dir().join(format!("cli-ascii-tests-no-cache-{}", std::process::id()))
 }
 
 /// The program whose command `args` start with: the lab for its commands,

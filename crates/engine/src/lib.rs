@@ -40,6 +40,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod build;
 mod games;
 mod network;
 mod seed;
@@ -48,13 +49,15 @@ mod spec;
 mod tables;
 mod values;
 
+pub use build::{BuildMeter, BuildProgress, TablesBuild, duration_text};
 pub use games::{play_game, run_tournament};
 pub use network::{network, weights_path};
 pub use seed::clock_seed;
 pub use session::{NothingToUndo, Played, Session, WIN_TILE};
 pub use spec::{
-    DEFAULT_PRESET, Overrides, Reason, Setting, SolverSpec, SpecError, Spelling, default_preset,
-    formations_for, rules_line, same_settings, tables_dir,
+    DEFAULT_PRESET, DefaultChoice, Overrides, Reason, Setting, SolverSpec, SpecError, Spelling,
+    TablesBuildCost, Why, build_time, default_preset, formations_for, rules_line, same_settings,
+    strongest_preset, tables_dir,
 };
 pub use tables::open_tables;
 pub use values::Values;
@@ -70,6 +73,7 @@ pub use solver_expectimax::{
 /// [`open_tables`] opens them, [`formations_for`] names a preset's).
 pub mod endgame {
     pub use solver_expectimax::endgame::{
-        Check, Endgame, EndgameError, Formation, OpenEvent, RulesMismatch,
+        Check, Endgame, EndgameError, Formation, OpenEvent, RulesMismatch, TableStatus, file_bytes,
+        file_name, size_text, table_status,
     };
 }

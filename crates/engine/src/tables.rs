@@ -53,12 +53,26 @@ pub fn open_tables(
     {
         return Ok(tables);
     }
-    let tables = Arc::new(Endgame::open(dir, formations, Opening { hold: &map, check }, event)?);
+    let opening = Opening { hold: &map, check, free_space: &free_space };
+    let tables = Arc::new(Endgame::open(dir, formations, opening, event)?);
     // The folder exists now: `Endgame::open` made it.
     if let Ok(folder) = fs::canonicalize(dir) {
         opened.push((folder, key, Arc::downgrade(&tables)));
     }
     Ok(tables)
+}
+
+/// The bytes free for this user on the disk that holds `dir`
+/// (`statvfs`, through rustix's safe wrapper), where the system says.
+#[cfg(unix)]
+fn free_space(dir: &Path) -> Option<u64> {
+    let stat = rustix::fs::statvfs(dir).ok()?;
+    Some(stat.f_bavail.saturating_mul(stat.f_frsize))
+}
+
+#[cfg(not(unix))]
+fn free_space(_dir: &Path) -> Option<u64> {
+    None
 }
 
 /// The bytes of a table file, mapped read-only.
@@ -129,7 +143,7 @@ mod tests {
         let read = Endgame::open(
             &dir,
             &[block()],
-            Opening { hold: &read_whole, check: Check::Full },
+            Opening { hold: &read_whole, check: Check::Full, free_space: &free_space },
             &|_| {},
         )
         .unwrap();
@@ -176,23 +190,36 @@ mod tests {
             drop(tables);
         }
         let built = "built the table of the corner block anchored at 32 (291600 states) into DIR/block-05.egt";
+        let start = "building 1 endgame table: 291600 states, 583 kB on disk";
         assert_eq!(
             *log.lock().unwrap(),
             [
+                start,
                 built,
                 "the table of the corner block anchored at 32 was refused (the table is truncated: \
                  291616 bytes where 583232 were written): building it again",
+                start,
                 built,
                 "checking the table of the corner block anchored at 32 in full",
                 "the table of the corner block anchored at 32 was refused (the table is corrupt: \
                  its checksum does not match): building it again",
+                start,
                 built,
                 "the table of the corner block anchored at 32 was refused (not an endgame table \
                  file): building it again",
+                start,
                 built,
             ]
         );
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_free_space_is_the_systems() {
+        let dir = std::env::temp_dir();
+        let free = free_space(&dir).expect("the system says");
+        assert!(free > 0);
+        assert_eq!(free_space(&dir.join("no such folder here")), None);
     }
 
     #[test]

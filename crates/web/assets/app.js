@@ -660,6 +660,7 @@ $("autoplay").addEventListener("click", () => (stream ? stopAutoplay() : enqueue
 $("speed").addEventListener("input", showSpeed);
 $("speed").addEventListener("change", () => { if (stream) enqueue(startAutoplay); });
 $("preset").addEventListener("change", () => { if (stream) enqueue(startAutoplay); });
+$("tables-build").addEventListener("click", () => enqueue(buildTables));
 
 // The board's empty cells, under the tile layer.
 for (let i = 0; i < 16; i++) {
@@ -669,10 +670,44 @@ for (let i = 0; i < 16; i++) {
 }
 showSpeed();
 
-async function start() {
+/// How often the page asks how far the tables' build has come.
+const TABLES_POLL_MS = 1000;
+
+/// Shows where the corner tables stand (`GET /api/tables`): an offer with
+/// a button where they are missing, a bar while they are built; once
+/// built, the preset menu learns it and makes corner its choice.
+async function showTables(tables) {
+  const section = $("tables");
+  section.hidden = tables.state === "built" || tables.state === "unavailable";
+  $("tables-text").textContent = tables.message;
+  $("tables-build").hidden = !(tables.state === "missing" || tables.state === "failed");
+  $("tables-build").textContent = tables.state === "failed" ? "Try again" : "Build them";
+  const bar = $("tables-progress");
+  bar.hidden = tables.state !== "building";
+  bar.value = tables.total > 0 ? tables.done / tables.total : 0;
+  if (tables.state === "building") {
+    setTimeout(() => enqueue(pollTables), TABLES_POLL_MS);
+  } else if (tables.state === "built" && presets.some((p) => p.name === "corner" && !p.available)) {
+    // Built since the menu was made: corner is available, and the default.
+    await loadPresets();
+  }
+}
+
+async function pollTables() {
+  await showTables(await api("GET", "/api/tables"));
+}
+
+async function buildTables() {
+  await showTables(await api("POST", "/api/tables/build"));
+}
+
+/// The preset menu, as `GET /api/presets` describes it, set to the
+/// server's default.
+async function loadPresets() {
   const info = await api("GET", "/api/presets");
   presets = info.presets;
   const select = $("preset");
+  select.replaceChildren();
   for (const p of presets) {
     const option = document.createElement("option");
     option.value = p.name;
@@ -682,6 +717,11 @@ async function start() {
     select.appendChild(option);
   }
   select.value = info.default;
+}
+
+async function start() {
+  await loadPresets();
+  await showTables(await api("GET", "/api/tables"));
   // The game of the last visit, in this tab or a closed one, if the server
   // still has it.
   const saved = localStorage.getItem(GAME_KEY);

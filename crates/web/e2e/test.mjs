@@ -6,6 +6,7 @@
 // keys and sees the tiles slide, the score and "+N" change, checks that arrow keys
 // play whatever control has the focus and the speed slider's steps, plays by
 // swipes (touch events) and checks each against the rules, asks for a hint,
+// builds the corner tables from the AI menu (then corner is the default),
 // undoes, runs autoplay until the score rises (its score counts toward the
 // AI's best, not the player's), takes the game back from autoplay with a
 // key, reloads and reopens the page to the same game (also after a server
@@ -62,7 +63,12 @@ function serverBinary() {
 /// Starts the server on port 0 and resolves with its address once it
 /// prints `listening on http://...`.
 function startServer(binary, gamesFile, port = 0) {
-  const args = ["--port", String(port), "--search-ms", "60", "--games", gamesFile];
+  // The corner tables' folder is the test's own (the smallest corner set,
+  // built in a moment), so that the page offers them whatever the machine
+  // holds.
+  const tables = join(dirname(gamesFile), "tables");
+  const args = ["--port", String(port), "--search-ms", "60", "--games", gamesFile,
+    "--tables", tables, "--tables-max-states", "2000000"];
   const server = spawn(binary, args, { stdio: ["ignore", "pipe", "inherit"] });
   const address = new Promise((resolveAddress, reject) => {
     const lines = createInterface({ input: server.stdout });
@@ -555,11 +561,21 @@ async function main() {
       await page.evaluate(() => say(null));
     }
     const corner = presetList.presets.find((p) => p.name === "corner");
-    if (corner && !corner.available) {
-      assert.equal(corner.missing, "tables");
-      assert.match(corner.reason, /--endgame/);
-    }
+    assert.equal(corner.available, false);
+    assert.equal(corner.missing, "tables");
+    assert.match(corner.reason, /build them from the menu/);
     log(`unavailable presets: ${lacking.map((p) => `${p.name} (no ${p.missing})`).join(", ") || "none"}`);
+
+    // The strongest player, one button away: the page offers the corner
+    // tables under the AI menu, builds them in the background with a
+    // progress bar, and then plays corner by default.
+    assert.equal(await page.isVisible("#tables"), true);
+    assert.match(await page.textContent("#tables-text"), /^the strongest player, corner, needs its tables: /);
+    await page.click("#tables-build");
+    await page.waitForFunction(() => document.querySelector("#tables").hidden, null, { timeout: 120000, polling: 100 });
+    assert.equal(await page.inputValue("#preset"), "corner");
+    assert.equal(await page.$eval(`#preset option[value="corner"]`, (o) => o.textContent), "corner");
+    log("corner tables built from the page; corner is the default");
 
     // Autoplay, at full speed, until the score rises well above where it
     // was; then stop it.

@@ -23,7 +23,7 @@ use crate::AppState;
 use crate::error::{ApiError, ApiPath, ApiQuery, Body};
 use crate::wire::{
     self, AutoplayEnd, AutoplayMove, AutoplayQuery, GameState, Hint, HintRequest, MoveRequest,
-    NewGame, PresetInfo, Presets,
+    NewGame, PresetInfo, Presets, TablesState,
 };
 
 type App = State<Arc<AppState>>;
@@ -37,6 +37,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/app.js", get(app_js))
         .route("/style.css", get(style_css))
         .route("/api/presets", get(presets))
+        .route("/api/tables", get(tables))
+        .route("/api/tables/build", post(build_tables))
         .route("/api/games", post(new_game))
         .route("/api/games/{id}", get(show).delete(remove))
         .route("/api/games/{id}/move", post(play))
@@ -97,6 +99,17 @@ async fn presets(State(app): App) -> Json<Presets> {
         default: app.searcher.default_preset().name(),
         search_budget_ms: budget,
     })
+}
+
+async fn tables(State(app): App) -> Json<TablesState> {
+    Json(app.searcher.tables())
+}
+
+/// Starts the corner tables' build in the background; the page polls
+/// `GET /api/tables` for its progress.
+async fn build_tables(State(app): App) -> Result<Response, ApiError> {
+    let state = app.searcher.start_build()?;
+    Ok((StatusCode::ACCEPTED, Json(state)).into_response())
 }
 
 async fn new_game(State(app): App, Body(req): Body<NewGame>) -> Result<Response, ApiError> {

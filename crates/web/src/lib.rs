@@ -39,6 +39,7 @@ use std::time::Duration;
 
 pub use api::router;
 pub use guard::Hosts;
+pub use search::CornerTables;
 pub use server::serve;
 
 use engine::endgame::Endgame;
@@ -124,10 +125,25 @@ impl AppState {
         endgame: Option<Arc<Endgame>>,
         hosts: Hosts,
     ) -> Arc<AppState> {
+        AppState::with_corner_tables(limits, weights, endgame, hosts, None)
+    }
+
+    /// [`AppState::new`], with the corner preset's tables looked for in
+    /// `corner` (`None`: nowhere, and no build offered): found there built
+    /// and checked, the corner preset is the page's default; missing, the
+    /// page offers to build them (`POST /api/tables/build`), and the corner
+    /// preset is the default once they are built.
+    pub fn with_corner_tables(
+        limits: Limits,
+        weights: Option<PathBuf>,
+        endgame: Option<Arc<Endgame>>,
+        hosts: Hosts,
+        corner: Option<CornerTables>,
+    ) -> Arc<AppState> {
         Arc::new(AppState {
             hosts,
             sessions: Sessions::new(&limits),
-            searcher: Searcher::new(&limits, weights, endgame),
+            searcher: Searcher::new(&limits, weights, endgame, corner),
             limits,
         })
     }

@@ -44,9 +44,15 @@ struct Args {
     #[arg(long)]
     endgame: bool,
     /// The endgame tables' folder (default: cli-ascii-2048/endgame in the
-    /// user's cache folder, which `lab tables build` fills)
-    #[arg(long, value_name = "DIR", requires = "endgame")]
+    /// user's cache folder, which `lab tables build` fills). The corner
+    /// preset's tables are looked for there: built, the corner preset is
+    /// the page's default; missing, the page offers to build them
+    #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
+    /// Only the corner tables of at most N states (a smaller set that
+    /// plays worse, for a quick test)
+    #[arg(long, value_name = "N")]
+    tables_max_states: Option<u64>,
 }
 
 /// The tables every preset plays by, read or built into `dir`, with a line
@@ -117,7 +123,10 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     let names: Vec<String> =
         if args.host.parse::<std::net::IpAddr>().is_ok() { Vec::new() } else { vec![args.host] };
     let hosts = web::Hosts::listening_on(local, &names);
-    let state = web::AppState::new(limits.clone(), args.weights, endgame, hosts);
+    let corner = engine::tables_dir(args.tables.as_deref())
+        .map(|dir| web::CornerTables { dir, max_states: args.tables_max_states });
+    let state =
+        web::AppState::with_corner_tables(limits.clone(), args.weights, endgame, hosts, corner);
     let games = if args.no_games_file { None } else { args.games.or_else(default_games_file) };
     if let Some(path) = &games {
         restore(&state, path);

@@ -6,17 +6,20 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use engine::endgame::Endgame;
-use engine::{Decision, Overrides, Preset, SearchError, Solver, SolverSpec, SpecError};
+use engine::endgame::{Check, Endgame};
+use engine::{
+    Decision, Overrides, Preset, SearchError, Solver, SolverSpec, SpecError, TablesBuild,
+};
 use game_core::{Board, Rules};
 use tokio::sync::{OnceCell, Semaphore};
 
 use crate::Limits;
 use crate::error::ApiError;
+use crate::wire::TablesState;
 
 /// The solvers and the slots searches run in.
 #[derive(Debug)]
@@ -36,6 +39,24 @@ pub(crate) struct Searcher {
     /// The endgame tables every preset's solver plays by, if the server
     /// was started with them.
     endgame: Option<Arc<Endgame>>,
+    /// Where the corner preset's tables are looked for and built.
+    corner_place: Option<CornerTables>,
+    /// The corner preset's tables, once found there checked or built.
+    corner: RwLock<Option<Arc<Endgame>>>,
+    /// The one build of the corner tables, while it runs (and its failure,
+    /// until a new one starts).
+    build: Mutex<Option<TablesBuild>>,
+}
+
+/// Where a server looks for the corner preset's tables, and builds them
+/// when a page asks it to.
+#[derive(Debug, Clone)]
+pub struct CornerTables {
+    /// The tables' folder.
+    pub dir: PathBuf,
+    /// Only tables of at most this many states (a smaller set that plays
+    /// worse, for a quick test).
+    pub max_states: Option<u64>,
 }
 
 impl Searcher {
@@ -43,8 +64,22 @@ impl Searcher {
         limits: &Limits,
         weights: Option<PathBuf>,
         endgame: Option<Arc<Endgame>>,
+        corner_place: Option<CornerTables>,
     ) -> Searcher {
+        // The corner tables, where the folder holds them built and checked
+        // (mapped, so opening them takes a moment).
+        let corner = corner_place.as_ref().filter(|_| endgame.is_none()).and_then(|place| {
+            let choice = engine::strongest_preset(4, Some(&place.dir), place.max_states);
+            if choice.preset != Preset::Corner {
+                return None;
+            }
+            let formations = engine::formations_for(Preset::Corner, place.max_states);
+            engine::open_tables(&place.dir, &formations, Check::Stamped, &|_| {}).ok()
+        });
         Searcher {
+            corner_place,
+            corner: RwLock::new(corner),
+            build: Mutex::new(None),
             solvers: Mutex::new(HashMap::new()),
             built: AtomicUsize::new(0),
             slots: Arc::new(Semaphore::new(limits.search_slots.max(1))),
@@ -81,9 +116,15 @@ impl Searcher {
     /// tables, every search within the server's budget and table size.
     fn spec(&self, preset: Preset) -> SolverSpec {
         let ms = u64::try_from(self.budget.as_millis()).unwrap_or(u64::MAX).max(1);
+        // The server's tables for every preset (--endgame), else the
+        // corner tables for the corner preset, once they are there.
+        let endgame = self.endgame.clone().or_else(|| {
+            let corner = preset.uses_corner_tables().then(|| self.corner_tables());
+            corner.flatten()
+        });
         let spec = SolverSpec::new(preset)
             .with_overrides(Overrides { time_ms: Some(ms), ..Overrides::default() })
-            .with_endgame(self.endgame.clone())
+            .with_endgame(endgame)
             .with_table_cap(self.table_bytes);
         // The server's weights file is the learned presets' only: the spec
         // refuses weights given to a preset without a network.
@@ -111,23 +152,153 @@ impl Searcher {
             Missing::Tables => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "tables_unavailable",
-                format!(
-                    "the {preset} preset plays by the corner tables: start the server with \
-                     --endgame"
-                ),
+                match &self.corner_place {
+                    Some(_) => format!(
+                        "the {preset} preset plays by the corner tables, which are not built \
+                         yet: build them from the menu ({})",
+                        self.tables_cost()
+                    ),
+                    None => format!(
+                        "the {preset} preset plays by the corner tables: start the server with \
+                         --endgame"
+                    ),
+                },
             ),
         }
     }
 
-    /// The preset played when a request names none: the engine's default,
-    /// or the heuristic when this server cannot build it (a missing network
-    /// or tables), so that a page without them still plays.
+    /// The preset played when a request names none: the strongest this
+    /// server has, the corner preset once its tables are there (found at
+    /// start or built since), else the engine's fixed default, or the
+    /// heuristic when this server cannot build that (a missing network),
+    /// so that a page without them still plays.
     pub(crate) fn default_preset(&self) -> Preset {
-        if self.available(engine::DEFAULT_PRESET) {
-            engine::DEFAULT_PRESET
-        } else {
-            Preset::Heuristic
+        [Preset::Corner, engine::DEFAULT_PRESET]
+            .into_iter()
+            .find(|&p| self.available(p))
+            .unwrap_or(Preset::Heuristic)
+    }
+
+    /// The corner tables found or built, taking in a build just ended.
+    fn corner_tables(&self) -> Option<Arc<Endgame>> {
+        self.poll_build();
+        self.corner.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// A build that has ended: its tables kept for the corner preset, or
+    /// its failure left for [`Searcher::tables`] to tell.
+    fn poll_build(&self) {
+        let mut build = self.build.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(Ok(tables)) = build.as_ref().and_then(TablesBuild::finished) {
+            *self.corner.write().unwrap_or_else(|e| e.into_inner()) = Some(tables);
+            *build = None;
         }
+    }
+
+    /// The size and time of the corner tables' build, in words.
+    fn tables_cost(&self) -> String {
+        let formations = self.corner_formations();
+        let bytes = formations.iter().map(|&f| engine::endgame::file_bytes(f)).sum();
+        let time = engine::build_time(&formations);
+        format!(
+            "{} on disk, {} to build",
+            engine::endgame::size_text(bytes),
+            engine::duration_text(time)
+        )
+    }
+
+    fn corner_formations(&self) -> Vec<engine::endgame::Formation> {
+        engine::formations_for(
+            Preset::Corner,
+            self.corner_place.as_ref().and_then(|p| p.max_states),
+        )
+    }
+
+    /// Where the corner tables stand: `GET /api/tables`.
+    pub(crate) fn tables(&self) -> TablesState {
+        let formations = self.corner_formations();
+        let bytes = formations.iter().map(|&f| engine::endgame::file_bytes(f)).sum();
+        let seconds = engine::build_time(&formations).as_secs();
+        let mut state = TablesState {
+            state: "missing",
+            message: String::new(),
+            bytes,
+            seconds,
+            done: 0,
+            total: formations.iter().map(|f| f.states()).sum(),
+            seconds_left: None,
+        };
+        if self.corner_tables().is_some()
+            || self.endgame.as_ref().is_some_and(|_| self.available(Preset::Corner))
+        {
+            state.state = "built";
+            state.message = "the corner tables are built: the corner preset plays".to_owned();
+            return state;
+        }
+        if self.corner_place.is_none() {
+            state.state = "unavailable";
+            state.message = "this server keeps no tables folder".to_owned();
+            return state;
+        }
+        let build = self.build.lock().unwrap_or_else(|e| e.into_inner());
+        match build.as_ref() {
+            None => {
+                state.message = format!(
+                    "the strongest player, corner, needs its tables: {}",
+                    self.tables_cost()
+                );
+            }
+            Some(build) => match build.finished() {
+                Some(Err(why)) => {
+                    state.state = "failed";
+                    state.message = format!("the corner tables could not be built: {why}");
+                }
+                // Taken in by the next poll.
+                Some(Ok(_)) => state.state = "built",
+                None => {
+                    let p = build.progress();
+                    state.state = "building";
+                    state.message = format!("building the corner tables: {p}");
+                    (state.done, state.seconds_left) = (p.done, p.time_left().map(|d| d.as_secs()));
+                    if p.total > 0 {
+                        state.total = p.total;
+                    }
+                }
+            },
+        }
+        state
+    }
+
+    /// Starts building the corner tables in the background: one build at
+    /// a time (a second request while one runs is refused, as is one once
+    /// they are built).
+    pub(crate) fn start_build(&self) -> Result<TablesState, ApiError> {
+        let Some(place) = &self.corner_place else {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "no_tables_folder",
+                "this server keeps no tables folder: start it with --tables DIR",
+            ));
+        };
+        if self.available(Preset::Corner) {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "tables_built",
+                "the corner tables are built already",
+            ));
+        }
+        {
+            let mut build = self.build.lock().unwrap_or_else(|e| e.into_inner());
+            if build.as_ref().is_some_and(|b| b.finished().is_none()) {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "build_running",
+                    "the corner tables are being built already",
+                ));
+            }
+            *build = Some(TablesBuild::start(place.dir.clone(), self.corner_formations()));
+        }
+        Ok(self.tables())
     }
 
     pub(crate) fn budget(&self) -> Duration {

@@ -222,6 +222,27 @@ pub(crate) struct Presets {
     pub(crate) search_budget_ms: u64,
 }
 
+/// `GET /api/tables` and `POST /api/tables/build`: where the corner
+/// preset's tables stand.
+#[derive(Debug, Serialize)]
+pub(crate) struct TablesState {
+    /// `missing`, `building`, `built`, `failed` or `unavailable` (the
+    /// server keeps no tables folder).
+    pub(crate) state: &'static str,
+    /// A sentence for people: what the tables give and cost, the progress,
+    /// or why the build failed.
+    pub(crate) message: String,
+    /// The bytes of the tables' files.
+    pub(crate) bytes: u64,
+    /// About how long a build takes, in seconds.
+    pub(crate) seconds: u64,
+    /// States built so far, of `total`.
+    pub(crate) done: u64,
+    pub(crate) total: u64,
+    /// The time left at the build's pace so far, once known.
+    pub(crate) seconds_left: Option<u64>,
+}
+
 /// An autoplay `move` event: the state after the move, and the decision
 /// that chose it.
 #[derive(Debug, Serialize)]

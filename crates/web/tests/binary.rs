@@ -2,11 +2,21 @@
 
 use std::process::Command;
 
+/// The server binary, its tables folder one of no tables: the page's
+/// default player is then the same on every machine, and no test maps a
+/// machine's gigabytes of tables.
+fn server() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_web"));
+    let cache = std::env::temp_dir().join(format!("web-tests-no-cache-{}", std::process::id()));
+    cmd.env("XDG_CACHE_HOME", cache);
+    cmd
+}
+
 #[test]
 fn a_port_in_use_is_one_error_line_even_with_backtraces_on() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
     let port = taken.local_addr().expect("bound").port().to_string();
-    let out = Command::new(env!("CARGO_BIN_EXE_web"))
+    let out = server()
         .args(["--port", &port, "--no-games-file"])
         .env("RUST_BACKTRACE", "1")
         .output()
@@ -23,7 +33,7 @@ fn a_port_in_use_is_one_error_line_even_with_backtraces_on() {
 fn start_and_ask(args: &[&str], host_header: Option<&str>) -> (String, String, String) {
     use std::io::{BufRead, BufReader, Read, Write};
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_web"))
+    let mut child = server()
         .args(args)
         .args(["--port", "0", "--no-games-file"])
         .stdout(Stdio::piped())
@@ -106,7 +116,7 @@ fn games_survive_a_restart() {
     let dir = std::env::temp_dir().join(format!("web-games-{}", std::process::id()));
     let file = dir.join("games.json");
     let start = || {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_web"))
+        let mut child = server()
             .args(["--port", "0", "--games", file.to_str().unwrap()])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

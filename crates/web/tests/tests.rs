@@ -9,4 +9,5 @@ mod connections;
 mod docs;
 mod guard;
 mod load;
+mod tables;
 mod util;

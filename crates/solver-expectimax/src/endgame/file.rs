@@ -94,22 +94,80 @@ impl std::error::Error for TableError {
     }
 }
 
-/// Why the tables could not be opened.
+/// Why the tables could not be opened or built.
 #[derive(Debug)]
-pub struct EndgameError {
-    path: PathBuf,
-    source: io::Error,
+pub enum EndgameError {
+    /// Reading or writing `path` failed.
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What failed.
+        source: io::Error,
+    },
+    /// The folder cannot be written, so the tables missing there cannot
+    /// be built (a read-only or foreign folder).
+    NotWritable {
+        /// The tables' folder.
+        dir: PathBuf,
+        /// What refused the write.
+        source: io::Error,
+    },
+    /// The disk holding the folder has less free space than the tables
+    /// still to build need; nothing was written.
+    NoSpace {
+        /// The tables' folder.
+        dir: PathBuf,
+        /// The bytes of the tables still to build.
+        needed: u64,
+        /// The bytes free for this user.
+        available: u64,
+    },
 }
 
 impl fmt::Display for EndgameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "endgame tables at {}: {}", self.path.display(), self.source)
+        match self {
+            EndgameError::Io { path, source } => {
+                write!(f, "endgame tables at {}: {source}", path.display())
+            }
+            EndgameError::NotWritable { dir, source } => write!(
+                f,
+                "cannot write the endgame tables' folder {} ({source}): the tables cannot be \
+                 built there",
+                dir.display()
+            ),
+            EndgameError::NoSpace { dir, needed, available } => write!(
+                f,
+                "the endgame tables need {} of free disk space in {}, which has {}: nothing \
+                 was written",
+                size_text(*needed),
+                dir.display(),
+                size_text(*available)
+            ),
+        }
     }
 }
 
 impl std::error::Error for EndgameError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.source)
+        match self {
+            EndgameError::Io { source, .. } | EndgameError::NotWritable { source, .. } => {
+                Some(source)
+            }
+            EndgameError::NoSpace { .. } => None,
+        }
+    }
+}
+
+/// `bytes` as a user reads a file's size: `6.69 GB`, `583 kB`.
+pub fn size_text(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.2} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.0} MB", b / 1e6)
+    } else {
+        format!("{:.0} kB", (b / 1e3).max(1.0))
     }
 }
 
@@ -140,6 +198,11 @@ pub struct Opening<'a> {
     pub hold: &'a (dyn Fn(&fs::File) -> io::Result<TableBytes> + Sync),
     /// How much of each file to check.
     pub check: Check,
+    /// The bytes free for this user on the disk that holds a folder, if
+    /// known: a build that would not fit is refused before it starts. This
+    /// crate knows only the standard library, which does not say;
+    /// [`space_unknown`] skips the check, the engine asks the system.
+    pub free_space: &'a (dyn Fn(&Path) -> Option<u64> + Sync),
 }
 
 impl fmt::Debug for Opening<'_> {
@@ -320,7 +383,7 @@ fn header_of(f: Formation, odds: &[u16]) -> [u8; HEADER] {
 }
 
 /// Writes a table file: `header`, then `odds`.
-fn write_odds(w: &mut impl Write, header: &[u8; HEADER], odds: &[u16]) -> io::Result<()> {
+fn write_odds(w: &mut dyn Write, header: &[u8; HEADER], odds: &[u16]) -> io::Result<()> {
     w.write_all(header)?;
     let mut buf = Vec::with_capacity(1 << 16);
     for chunk in odds.chunks(1 << 15) {
@@ -364,7 +427,7 @@ fn open_file(
         if let Some(stamp) = stamp {
             // Without a stamp (a folder this program may not write) the
             // next open checks again: slower, never wrong.
-            let _ = write_new(&stamp_path(path), |w| w.write_all(stamp.as_bytes()));
+            let _ = write_new(&stamp_path(path), &buffered, |w| w.write_all(stamp.as_bytes()));
         }
     }
     file.rewind().map_err(TableError::Io)?;
@@ -407,30 +470,133 @@ fn stamp_of(_meta: &fs::Metadata, _sum: u64) -> Option<String> {
     None
 }
 
-/// Writes the file `path` with `write`, under a temporary name that is
-/// this process's and this call's own, then renamed: a write cut off
-/// midway leaves no file that looks whole, and two programs writing into
+/// How a table file's bytes reach its temporary file: through a buffer,
+/// or (in tests) through a writer that fails as a full disk would.
+pub(super) type Sink = dyn Fn(fs::File) -> Box<dyn Write>;
+
+/// Writes through a buffer: the sink of every program.
+fn buffered(file: fs::File) -> Box<dyn Write> {
+    Box::new(BufWriter::with_capacity(1 << 20, file))
+}
+
+/// Writes the file `path` with `write` through `sink`, under a temporary
+/// name that is this process's and this call's own (ending `.part`), then
+/// renamed once written and synced: a write cut off midway (a kill, a full
+/// disk) leaves no file that looks whole, and two programs writing into
 /// one folder at once (the command line, the web server, Python share it)
-/// do not write into each other's file.
+/// do not write into each other's file. A failed write removes its
+/// temporary file; one left by a killed program is removed by the next
+/// build ([`remove_stale_parts`]).
 fn write_new(
     path: &Path,
-    write: impl FnOnce(&mut BufWriter<fs::File>) -> io::Result<()>,
+    sink: &Sink,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
     static WRITES: AtomicU64 = AtomicU64::new(0);
     let n = WRITES.fetch_add(1, Ordering::Relaxed);
     let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".{}-{n}.part", std::process::id()));
+    tmp.push(format!(".{}-{n}{PART}", std::process::id()));
     let tmp = PathBuf::from(tmp);
     let result = fs::File::create(&tmp).and_then(|file| {
-        let mut w = BufWriter::new(file);
+        let synced = file.try_clone()?;
+        let mut w = sink(file);
         write(&mut w)?;
-        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        w.flush()?;
+        drop(w);
+        synced.sync_all()?;
         fs::rename(&tmp, path)
     });
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// The end of a temporary file's name.
+pub(super) const PART: &str = ".part";
+
+/// Removes the temporary table files that killed programs left in `dir`
+/// (gigabytes, for the corner's): called while holding the folder's build
+/// lock, which every program writing a table holds, so that any such file
+/// is no other program's work in progress. A check stamp's temporary file
+/// (written without the lock, and small) is left alone.
+fn remove_stale_parts(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if name.ends_with(PART) && name.contains(".egt.") && !name.contains(".egt.checked.") {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The lock file that one program building tables in a folder holds
+/// while it builds; it names the program for those that wait.
+pub(super) const LOCK_FILE: &str = "build.lock";
+
+/// The folder's build lock, held: an exclusive lock on [`LOCK_FILE`],
+/// which the system lets go when the program ends, however it ends (a
+/// PID file would outlive a killed program and block the folder).
+pub(super) struct BuildLock {
+    _file: fs::File,
+}
+
+/// Takes `dir`'s build lock, after `event` hears who holds it if another
+/// program does (it then waits for that program's build to end); and
+/// whether it waited.
+pub(super) fn lock_folder(
+    dir: &Path,
+    event: &(dyn Fn(OpenEvent<'_>) + Sync),
+) -> Result<(BuildLock, bool), EndgameError> {
+    let path = dir.join(LOCK_FILE);
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|source| not_writable_or_io(dir, &path, source))?;
+    let io_err = |source| EndgameError::Io { path: path.clone(), source };
+    let waited = match file.try_lock() {
+        Ok(()) => false,
+        Err(fs::TryLockError::WouldBlock) => {
+            let mut holder = String::new();
+            let _ = (&file).read_to_string(&mut holder);
+            let holder = holder.trim();
+            let holder = if holder.is_empty() { "another program" } else { holder };
+            event(OpenEvent::Waiting(holder));
+            file.lock().map_err(io_err)?;
+            true
+        }
+        Err(fs::TryLockError::Error(e)) => return Err(io_err(e)),
+    };
+    // Who builds, for the programs that will wait: this one.
+    let program = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "a program".to_owned());
+    let me = format!("{program} (process {})", std::process::id());
+    let _ =
+        file.set_len(0).and_then(|()| file.rewind()).and_then(|()| file.write_all(me.as_bytes()));
+    Ok((BuildLock { _file: file }, waited))
+}
+
+/// A failure to write into `dir`: [`EndgameError::NotWritable`] where the
+/// system refuses writes there, else the error at `path`.
+fn not_writable_or_io(dir: &Path, path: &Path, source: io::Error) -> EndgameError {
+    match source.kind() {
+        io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem => {
+            EndgameError::NotWritable { dir: dir.to_path_buf(), source }
+        }
+        _ => EndgameError::Io { path: path.to_path_buf(), source },
+    }
+}
+
+/// The free space is not known: [`Opening::free_space`] for a program that
+/// does not ask the system (the engine does).
+pub fn space_unknown(_dir: &Path) -> Option<u64> {
+    None
 }
 
 /// Reads until `buf` is full or the input ends; the bytes read.
@@ -475,6 +641,19 @@ pub enum OpenEvent<'a> {
     Loaded(Formation),
     /// A table file was refused and will be built again.
     Refused(Formation, &'a TableError),
+    /// Another program holds the folder's build lock (named as it named
+    /// itself): this one waits for its build to end, then opens what it
+    /// built.
+    Waiting(&'a str),
+    /// Tables are about to be built: the free disk space was checked.
+    Starting {
+        /// The tables to build (those missing or damaged now).
+        tables: usize,
+        /// Their states.
+        states: u64,
+        /// Their files' bytes.
+        bytes: u64,
+    },
     /// Building a table: states done of all.
     Building {
         /// The table.
@@ -490,13 +669,22 @@ pub enum OpenEvent<'a> {
 
 impl OpenEvent<'_> {
     /// The line a log shows for this event: one per table checked in
-    /// full, refused and built; `None` for the others.
+    /// full, refused and built, and one for a wait and for the start of a
+    /// build; `None` for the others.
     pub fn log_line(&self) -> Option<String> {
         match self {
             OpenEvent::Checking(f) => Some(format!("checking the table of the {f} in full")),
             OpenEvent::Refused(f, why) => {
                 Some(format!("the table of the {f} was refused ({why}): building it again"))
             }
+            OpenEvent::Waiting(holder) => Some(format!(
+                "waiting for {holder}, which is building endgame tables in this folder"
+            )),
+            OpenEvent::Starting { tables, states, bytes } => Some(format!(
+                "building {tables} endgame table{}: {states} states, {} on disk",
+                if *tables == 1 { "" } else { "s" },
+                size_text(*bytes)
+            )),
             OpenEvent::Written(f, path) => Some(format!(
                 "built the table of the {f} ({} states) into {}",
                 f.states(),
@@ -504,6 +692,56 @@ impl OpenEvent<'_> {
             )),
             OpenEvent::Loaded(_) | OpenEvent::Building { .. } => None,
         }
+    }
+}
+
+/// The bytes of `formation`'s table file.
+pub fn file_bytes(formation: Formation) -> u64 {
+    HEADER as u64 + 2 * formation.states()
+}
+
+/// What a folder holds of one table, as far as its header and check stamp
+/// say (reading a few bytes, not the odds): [`table_status`].
+#[derive(Debug)]
+pub enum TableStatus {
+    /// No file.
+    Missing,
+    /// A file of the right formation and length, checked in full since it
+    /// was last written (its check stamp matches): opening it is instant.
+    Checked,
+    /// A file of the right formation and length, not checked since it was
+    /// written (or in a folder where no stamp can be kept): opening it
+    /// reads it all.
+    Unchecked,
+    /// A file that will be refused, and built again.
+    Damaged(TableError),
+}
+
+/// What the folder `dir` holds of `formation`'s table.
+pub fn table_status(dir: &Path, formation: Formation) -> TableStatus {
+    let path = dir.join(file_name(formation));
+    let mut file = match fs::File::open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return TableStatus::Missing,
+        Err(e) => return TableStatus::Damaged(TableError::Io(e)),
+    };
+    let head = file.metadata().map_err(TableError::Io).and_then(|meta| {
+        let mut head = [0u8; HEADER];
+        let got = read_full(&mut file, &mut head)?;
+        let (found, sum) = header(&head[..got], meta.len())?;
+        if found != formation {
+            return Err(TableError::Header(format!(
+                "it holds the {found} where the {formation} was expected"
+            )));
+        }
+        Ok(stamp_of(&meta, sum))
+    });
+    match head {
+        Err(why) => TableStatus::Damaged(why),
+        Ok(Some(stamp)) if fs::read_to_string(stamp_path(&path)).is_ok_and(|t| t == stamp) => {
+            TableStatus::Checked
+        }
+        Ok(_) => TableStatus::Unchecked,
     }
 }
 
@@ -547,44 +785,101 @@ impl Endgame {
     /// rayon's threads), written there and opened when its file is missing
     /// or refused. `event` hears what happens.
     ///
+    /// A build cannot hurt the folder: it first takes the folder's build
+    /// lock (a program that finds it held waits, then opens what the other
+    /// built), removes what killed builds left, and checks that the disk
+    /// has room for every table still to build; each table is written
+    /// under a temporary name and renamed once whole.
+    ///
     /// # Errors
-    /// [`EndgameError`] when the folder cannot be made or a table cannot be
-    /// written or opened once written (a refused file is rebuilt, not an
-    /// error).
+    /// [`EndgameError::NotWritable`] when a table must be built in a folder
+    /// that cannot be written, [`EndgameError::NoSpace`] when the disk is
+    /// too full for them, [`EndgameError::Io`] when the folder cannot be
+    /// made or a table cannot be written or opened once written (a refused
+    /// file is rebuilt, not an error).
     pub fn open(
         dir: &Path,
         formations: &[Formation],
         opening: Opening<'_>,
         event: &(dyn Fn(OpenEvent<'_>) + Sync),
     ) -> Result<Endgame, EndgameError> {
+        Endgame::open_through(dir, formations, opening, event, &buffered)
+    }
+
+    /// [`Endgame::open`], writing the tables it builds through `sink`.
+    pub(super) fn open_through(
+        dir: &Path,
+        formations: &[Formation],
+        opening: Opening<'_>,
+        event: &(dyn Fn(OpenEvent<'_>) + Sync),
+        sink: &Sink,
+    ) -> Result<Endgame, EndgameError> {
         let io_err = |path: &Path| {
             let path = path.to_path_buf();
-            move |source| EndgameError { path, source }
+            move |source| EndgameError::Io { path, source }
         };
-        fs::create_dir_all(dir).map_err(io_err(dir))?;
+        fs::create_dir_all(dir).map_err(|e| not_writable_or_io(dir, dir, e))?;
         let mut tables = Vec::with_capacity(formations.len());
-        for &formation in formations {
+        // Taken before the first table to build, held to the last.
+        let mut lock: Option<BuildLock> = None;
+        for (i, &formation) in formations.iter().enumerate() {
             let path = dir.join(file_name(formation));
-            match open_file(&path, formation, opening, &|| event(OpenEvent::Checking(formation))) {
+            let checking = || event(OpenEvent::Checking(formation));
+            let missing = match open_file(&path, formation, opening, &checking) {
                 Ok(table) => {
                     event(OpenEvent::Loaded(formation));
                     tables.push(table);
                     continue;
                 }
-                Err(TableError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => event(OpenEvent::Refused(formation, &e)),
+                Err(TableError::Io(e)) if e.kind() == io::ErrorKind::NotFound => true,
+                Err(e) => {
+                    event(OpenEvent::Refused(formation, &e));
+                    false
+                }
+            };
+            if lock.is_none() {
+                let (held, waited) = lock_folder(dir, event)?;
+                lock = Some(held);
+                remove_stale_parts(dir);
+                // Another program may have built it meanwhile (a file
+                // just refused is not read again unless this one waited).
+                if (missing || waited)
+                    && let Ok(table) = open_file(&path, formation, opening, &checking)
+                {
+                    event(OpenEvent::Loaded(formation));
+                    tables.push(table);
+                    continue;
+                }
+                // Every table still to build, this one included: their
+                // room is checked once, before anything is written.
+                let rest = formations[i + 1..].iter().copied().filter(|&f| {
+                    matches!(table_status(dir, f), TableStatus::Missing | TableStatus::Damaged(_))
+                });
+                let todo: Vec<Formation> = std::iter::once(formation).chain(rest).collect();
+                let bytes = todo.iter().map(|&f| file_bytes(f)).sum();
+                if let Some(available) = (opening.free_space)(dir)
+                    && available < bytes
+                {
+                    return Err(EndgameError::NoSpace {
+                        dir: dir.to_path_buf(),
+                        needed: bytes,
+                        available,
+                    });
+                }
+                let states = todo.iter().map(|f| f.states()).sum();
+                event(OpenEvent::Starting { tables: todo.len(), states, bytes });
             }
             let total = formation.states();
             let odds = super::build::solve(&Geometry::new(formation), &|done| {
                 event(OpenEvent::Building { formation, done, total });
             });
             let header = header_of(formation, &odds);
-            write_new(&path, |w| write_odds(w, &header, &odds)).map_err(io_err(&path))?;
+            write_new(&path, sink, |w| write_odds(w, &header, &odds)).map_err(io_err(&path))?;
             // Its stamp: the file holds what was checksummed in memory.
             let meta = fs::metadata(&path).map_err(io_err(&path))?;
             let sum = u64::from_le_bytes(header[24..32].try_into().expect("8 bytes"));
             if let Some(stamp) = stamp_of(&meta, sum) {
-                let _ = write_new(&stamp_path(&path), |w| w.write_all(stamp.as_bytes()));
+                let _ = write_new(&stamp_path(&path), &buffered, |w| w.write_all(stamp.as_bytes()));
             }
             event(OpenEvent::Written(formation, &path));
             // Held as every other table (mapped, where the program maps
@@ -596,6 +891,7 @@ impl Endgame {
             })?;
             tables.push(table);
         }
+        drop(lock);
         Ok(Endgame::from_tables(tables))
     }
 }

@@ -51,8 +51,9 @@ use std::fmt;
 use game_core::{Board, Direction};
 
 pub use file::{
-    CACHE_FOLDER, Check, EndgameError, OpenEvent, Opening, TableBytes, TableError,
-    corner_formations, default_formations, file_name, read_whole,
+    CACHE_FOLDER, Check, EndgameError, OpenEvent, Opening, TableBytes, TableError, TableStatus,
+    corner_formations, default_formations, file_bytes, file_name, read_whole, size_text,
+    space_unknown, table_status,
 };
 
 /// The snake path: the cells (`row * 4 + col`) a chain runs along, from the

@@ -438,7 +438,7 @@ fn files_round_trip_and_damage_is_refused() {
 
 /// How the tests open tables: read into memory, checked as `check` says.
 fn opening(check: Check) -> Opening<'static> {
-    Opening { hold: &read_whole, check }
+    Opening { hold: &read_whole, check, free_space: &space_unknown }
 }
 
 /// A folder of the system's temporary one for a test, empty.
@@ -458,7 +458,9 @@ fn open_builds_missing_tables_and_rebuilds_damaged_ones() {
             OpenEvent::Checking(f) => format!("checking {f}"),
             OpenEvent::Loaded(f) => format!("loaded {f}"),
             OpenEvent::Refused(f, why) => format!("refused {f}: {why}"),
-            OpenEvent::Building { .. } => return,
+            OpenEvent::Building { .. } | OpenEvent::Starting { .. } | OpenEvent::Waiting(_) => {
+                return;
+            }
             OpenEvent::Written(f, _) => format!("written {f}"),
         };
         log.lock().unwrap().push(line);
@@ -556,8 +558,175 @@ fn two_builders_of_one_folder_do_not_spoil_each_others_files() {
     left.sort();
     let names = formations.map(file_name);
     let stamps = names.clone().map(|n| format!("{n}.checked"));
-    let want = [&names[0], &stamps[0], &names[1], &stamps[1]].map(|n| n.to_string());
+    let mut want = [&names[0], &stamps[0], &names[1], &stamps[1], file::LOCK_FILE]
+        .map(|n| n.to_string())
+        .to_vec();
+    want.sort();
     assert_eq!(left, want, "no temporary file is left");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The files in `dir`, by name, sorted.
+fn files_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A writer that fails as a full disk does once `room` bytes are written.
+struct FullDisk {
+    file: std::fs::File,
+    room: usize,
+}
+
+impl std::io::Write for FullDisk {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.room == 0 {
+            return Err(std::io::Error::from(std::io::ErrorKind::StorageFull));
+        }
+        let n = buf.len().min(self.room);
+        self.room -= n;
+        self.file.write(&buf[..n])
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// A disk that fills up midway through a table leaves no file taken for
+/// whole, nor its temporary one, and the next open builds the table.
+#[test]
+fn a_full_disk_leaves_the_folder_usable_and_the_table_is_built_again() {
+    let dir = scratch("full");
+    let formations = [Formation::new(11, 5).unwrap(), Formation::new(12, 4).unwrap()];
+    let full = |file: std::fs::File| -> Box<dyn std::io::Write> {
+        Box::new(FullDisk { file, room: 1000 })
+    };
+    let err = Endgame::open_through(&dir, &formations, opening(Check::Stamped), &|_| {}, &full)
+        .expect_err("the write fails");
+    assert!(err.to_string().starts_with("endgame tables at "), "{err}");
+    assert!(matches!(table_status(&dir, formations[0]), TableStatus::Missing));
+    assert_eq!(files_in(&dir), [file::LOCK_FILE], "nothing but the lock is left");
+    let tables = Endgame::open(&dir, &formations, opening(Check::Stamped), &|_| {}).unwrap();
+    assert_eq!(tables.formations().count(), 2);
+    for f in formations {
+        assert!(matches!(table_status(&dir, f), TableStatus::Checked), "{f}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Where the disk has less room than the tables to build, nothing is
+/// built and the error says what they need.
+#[test]
+fn a_build_that_does_not_fit_is_refused_before_it_starts() {
+    let dir = scratch("room");
+    let formations = [Formation::new(11, 5).unwrap(), Formation::new(12, 4).unwrap()];
+    let need: u64 = formations.iter().map(|&f| file_bytes(f)).sum();
+    let tight = |_: &std::path::Path| Some(need - 1);
+    let small = Opening { free_space: &tight, ..opening(Check::Stamped) };
+    let err = Endgame::open(&dir, &formations, small, &|_| {}).expect_err("refused");
+    assert!(matches!(err, EndgameError::NoSpace { needed, available, .. }
+        if needed == need && available == need - 1));
+    assert!(err.to_string().contains("of free disk space in"), "{err}");
+    assert_eq!(files_in(&dir), [file::LOCK_FILE]);
+    // Exactly enough room is enough.
+    let exact = |_: &std::path::Path| Some(need);
+    let fits = Opening { free_space: &exact, ..opening(Check::Stamped) };
+    assert!(Endgame::open(&dir, &formations, fits, &|_| {}).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A table file a killed build left half-written under its temporary name
+/// is removed by the next build, which builds the table whole.
+#[test]
+fn a_killed_builds_temporary_file_is_removed_by_the_next_build() {
+    let dir = scratch("stale");
+    std::fs::create_dir_all(&dir).unwrap();
+    let formation = Formation::new(12, 4).unwrap();
+    let stale = format!("{}.999999-0{}", file_name(formation), file::PART);
+    std::fs::write(dir.join(&stale), b"half a table").unwrap();
+    // A check stamp's temporary file may be another program's, now.
+    let stamp = format!("{}.checked.999999-1{}", file_name(formation), file::PART);
+    std::fs::write(dir.join(&stamp), b"checked").unwrap();
+    Endgame::open(&dir, &[formation], opening(Check::Stamped), &|_| {}).unwrap();
+    let name = file_name(formation);
+    let want = [name.clone(), format!("{name}.checked"), stamp, file::LOCK_FILE.to_owned()];
+    let mut want = want.to_vec();
+    want.sort();
+    assert_eq!(files_in(&dir), want);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A program that finds the folder's build lock held says who holds it and
+/// waits; once the lock is let go, it builds.
+#[test]
+fn a_build_waits_for_the_program_that_holds_the_lock() {
+    let dir = scratch("wait");
+    std::fs::create_dir_all(&dir).unwrap();
+    let formation = Formation::new(12, 4).unwrap();
+    let (held, _) = file::lock_folder(&dir, &|_| {}).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let tx = std::sync::Mutex::new(tx);
+    std::thread::scope(|s| {
+        let builder = s.spawn(|| {
+            let note = |e: OpenEvent<'_>| {
+                let line = match e {
+                    OpenEvent::Waiting(who) => format!("waiting for {who}"),
+                    OpenEvent::Written(f, _) => format!("written {f}"),
+                    _ => return,
+                };
+                tx.lock().unwrap().send(line).unwrap();
+            };
+            Endgame::open(&dir, &[formation], opening(Check::Stamped), &note).unwrap()
+        });
+        let first = rx.recv().unwrap();
+        let me = std::process::id();
+        assert!(first.starts_with("waiting for ") && first.ends_with(&format!("(process {me})")));
+        // Nothing is built while the lock is held.
+        assert!(matches!(table_status(&dir, formation), TableStatus::Missing));
+        drop(held);
+        assert_eq!(rx.recv().unwrap(), format!("written {formation}"));
+        builder.join().unwrap();
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A folder the system will not let this program write is one error that
+/// says so, not the first failing file's.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_folder_that_cannot_be_written_is_one_clear_error() {
+    // /sys refuses new files even to root, who may write anywhere else.
+    let dir = std::path::Path::new("/sys");
+    let formation = Formation::new(12, 4).unwrap();
+    let err =
+        Endgame::open(dir, &[formation], opening(Check::Stamped), &|_| {}).expect_err("refused");
+    assert!(matches!(err, EndgameError::NotWritable { .. }), "{err:?}");
+    assert!(
+        err.to_string().starts_with(
+            "cannot write the endgame tables' folder /sys (Permission denied (os error 13)): \
+             the tables cannot be built there"
+        ),
+        "{err}"
+    );
+}
+
+/// The status of a table, from its header and stamp alone.
+#[test]
+fn a_tables_status_is_read_from_its_header_and_stamp() {
+    let dir = scratch("status");
+    let formation = Formation::new(12, 4).unwrap();
+    assert!(matches!(table_status(&dir, formation), TableStatus::Missing));
+    Endgame::open(&dir, &[formation], opening(Check::Stamped), &|_| {}).unwrap();
+    assert!(matches!(table_status(&dir, formation), TableStatus::Checked));
+    std::fs::remove_file(dir.join(format!("{}.checked", file_name(formation)))).unwrap();
+    assert!(matches!(table_status(&dir, formation), TableStatus::Unchecked));
+    std::fs::write(dir.join(file_name(formation)), b"2048EGT2 and no more").unwrap();
+    assert!(matches!(table_status(&dir, formation), TableStatus::Damaged(_)));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
