@@ -141,3 +141,18 @@ fn bad_players_and_tests_are_refused() {
         assert!(err.contains(want), "{argv:?}: {err}");
     }
 }
+
+/// Both records files are checked before either is made: a refused
+/// --csv-b leaves no --csv-a behind. See: issue 61, item 2.
+#[test]
+fn a_refused_file_leaves_no_other_file_made() {
+    let (a, b) = (temp("refused-a.csv"), temp("refused-b.csv"));
+    let _ = std::fs::remove_file(&a);
+    std::fs::write(&b, "my notes\n").unwrap();
+    let args = ["compare", "--a", "--player random", "--b", "--player random", "--games", "2"];
+    let files = ["--csv-a", a.to_str().unwrap(), "--csv-b", b.to_str().unwrap()];
+    crate::util::error_of(&[&args[..], &files[..]].concat(), None, 1, "not a records file");
+    assert!(!a.exists(), "no --csv-a file made");
+    assert_eq!(std::fs::read_to_string(&b).unwrap(), "my notes\n");
+    std::fs::remove_file(&b).unwrap();
+}
