@@ -115,8 +115,8 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath
     }
 }
 
-/// What is wrong with the address, in the API's words (axum's name its
-/// own types: "Invalid URL: Cannot parse ...").
+/// What is wrong with the address, in the API's words (axum's messages
+/// name its own types: "Invalid URL: Cannot parse ...").
 fn path_message(rejection: &PathRejection) -> String {
     let PathRejection::FailedToDeserializePathParams(err) = rejection else {
         return "the server could not read the address's parameters".to_owned();
