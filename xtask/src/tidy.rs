@@ -383,6 +383,9 @@ fn ident_at(code: &str) -> &str {
     &code[..end]
 }
 
+/// A path's segments, and the name a `use` binds it to when an `as` says.
+type NamedPath = (Vec<String>, Option<String>);
+
 /// The paths of the use tree (or plain path) at `code[at..]`, each with
 /// the name an `as` binds it to, into `out`; where it ends. `a::{b, c::{self,
 /// D as E}, f::*}` is `a::b`, `a::c::self`, `a::c::D` (as `E`) and
@@ -391,7 +394,7 @@ fn use_tree(
     code: &str,
     mut at: usize,
     mut segments: Vec<String>,
-    out: &mut Vec<(Vec<String>, Option<String>)>,
+    out: &mut Vec<NamedPath>,
 ) -> usize {
     let skip_space =
         |at: usize| code[at..].find(|c: char| !c.is_whitespace()).map_or(code.len(), |n| at + n);
@@ -448,7 +451,7 @@ fn use_tree(
 
 /// The paths `code` names: `use` trees (each with the name it binds) and
 /// every path that starts at `crate::`, `super::` or `self::` (with none).
-fn paths_in(code: &str) -> Vec<(Vec<String>, Option<String>)> {
+fn paths_in(code: &str) -> Vec<NamedPath> {
     let mut out = Vec::new();
     let starts_word =
         |at: usize| !code[..at].ends_with(|c: char| c.is_alphanumeric() || "_$:".contains(c));
@@ -472,7 +475,7 @@ fn paths_in(code: &str) -> Vec<(Vec<String>, Option<String>)> {
 struct ModuleTree {
     /// Each module's path, and the paths its code names, each with the name
     /// a `use` binds it to.
-    modules: Vec<(Vec<String>, Vec<(Vec<String>, Option<String>)>)>,
+    modules: Vec<(Vec<String>, Vec<NamedPath>)>,
 }
 
 impl ModuleTree {
