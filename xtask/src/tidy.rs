@@ -288,45 +288,6 @@ fn module_trees(files: &[(PathBuf, String)]) -> Vec<(String, Vec<(PathBuf, Strin
     trees
 }
 
-/// The names that follow each `prefix` (`crate::`) in `code`: the
-/// identifier, or each item's first identifier of a `{...}` group.
-fn named_after(code: &str, prefix: &str) -> Vec<String> {
-    let ident = |text: &str| -> String {
-        text.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect()
-    };
-    let mut names = Vec::new();
-    for (at, _) in code.match_indices(prefix) {
-        let before = code[..at].chars().next_back();
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == ':') {
-            continue;
-        }
-        let rest = &code[at + prefix.len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            // The group's top-level items, up to its closing brace.
-            let (mut depth, mut start) = (0usize, 0usize);
-            for (i, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => {
-                        names.push(ident(&group[start..i]));
-                        break;
-                    }
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        names.push(ident(&group[start..i]));
-                        start = i + 1;
-                    }
-                    _ => {}
-                }
-            }
-        } else {
-            names.push(ident(rest));
-        }
-    }
-    names.retain(|n| !n.is_empty());
-    names
-}
-
 /// `text` without its comment lines and without each item marked
 /// `#[cfg(test)]`: a `mod tests { ... }` (to its matching brace, braces in
 /// string and char literals left out of the count) or a single item up to
@@ -397,42 +358,286 @@ fn item_end(code: &str) -> usize {
     code.len()
 }
 
-/// Each top-level module of a crate and the other top-level modules its
-/// code (its `#[cfg(test)]` items and comments left out) names through
-/// `crate::`, or `super::` from a file directly under `src/`. `files` are
-/// paths relative to `src/` with their text.
-fn module_imports(files: &[(PathBuf, String)]) -> Vec<(String, Vec<String>)> {
-    let modules: Vec<String> = files.iter().filter_map(|(p, _)| top_module(p)).collect();
-    let mut imports: Vec<(String, Vec<String>)> = Vec::new();
-    for (path, text) in files {
-        let Some(module) = top_module(path) else {
-            continue;
-        };
-        let code = without_test_items(text);
-        let mut named = named_after(&code, "crate::");
-        if path.components().count() == 1 {
-            named.extend(named_after(&code, "super::"));
-        }
-        let entry = match imports.iter_mut().find(|(m, _)| *m == module) {
-            Some(entry) => entry,
-            None => {
-                imports.push((module.clone(), Vec::new()));
-                imports.last_mut().expect("just pushed")
+/// A module's path from its tree's root, given its file's path relative to
+/// the root's folder ([`module_trees`]): empty for the root (`lib.rs`,
+/// `main.rs`), `[endgame]` for `endgame/mod.rs`, `[solver, searches]` for
+/// `solver/searches.rs`.
+fn module_path(relative: &Path) -> Vec<String> {
+    let mut parts: Vec<String> =
+        relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    let last = parts.pop().unwrap_or_default();
+    let name = last.strip_suffix(".rs").unwrap_or(&last);
+    if !(name == "mod" || parts.is_empty() && matches!(name, "lib" | "main")) {
+        parts.push(name.to_owned());
+    }
+    parts
+}
+
+/// A module's name in messages: `solver::searches`, or `crate` for the root.
+fn module_name(path: &[String]) -> String {
+    if path.is_empty() { "crate".to_owned() } else { path.join("::") }
+}
+
+/// The identifier at the start of `code` (empty if none).
+fn ident_at(code: &str) -> &str {
+    let end = code.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(code.len());
+    &code[..end]
+}
+
+/// A path's segments, and the name a `use` binds it to when an `as` says.
+type NamedPath = (Vec<String>, Option<String>);
+
+/// The paths of the use tree (or plain path) at `code[at..]`, each with
+/// the name an `as` binds it to, into `out`; where it ends. `a::{b, c::{self,
+/// D as E}, f::*}` is `a::b`, `a::c::self`, `a::c::D` (as `E`) and
+/// `a::f::*`.
+fn use_tree(
+    code: &str,
+    mut at: usize,
+    mut segments: Vec<String>,
+    out: &mut Vec<NamedPath>,
+) -> usize {
+    let skip_space =
+        |at: usize| code[at..].find(|c: char| !c.is_whitespace()).map_or(code.len(), |n| at + n);
+    loop {
+        at = skip_space(at);
+        if code[at..].starts_with('{') {
+            at += 1;
+            loop {
+                at = skip_space(at);
+                match code[at..].chars().next() {
+                    None => return at,
+                    Some('}') => return at + 1,
+                    Some(',') => at += 1,
+                    Some(_) => {
+                        let from = at;
+                        at = use_tree(code, at, segments.clone(), out);
+                        if at == from {
+                            // Not a path (a stray token): step over it.
+                            at += code[at..].chars().next().map_or(1, char::len_utf8);
+                        }
+                    }
+                }
             }
-        };
-        for name in named {
-            if name != module && modules.contains(&name) && !entry.1.contains(&name) {
-                entry.1.push(name);
+        }
+        if code[at..].starts_with('*') {
+            segments.push("*".to_owned());
+            out.push((segments, None));
+            return at + 1;
+        }
+        let word = ident_at(&code[at..]);
+        if word.is_empty() {
+            if !segments.is_empty() {
+                out.push((segments, None));
+            }
+            return at;
+        }
+        at += word.len();
+        segments.push(word.to_owned());
+        if code[at..].starts_with("::") {
+            at += 2;
+            continue;
+        }
+        let after = skip_space(at);
+        if ident_at(&code[after..]) == "as" {
+            let from = skip_space(after + 2);
+            let alias = ident_at(&code[from..]);
+            out.push((segments, Some(alias.to_owned())));
+            return from + alias.len();
+        }
+        out.push((segments, None));
+        return at;
+    }
+}
+
+/// The paths `code` names: `use` trees (each with the name it binds) and
+/// every path that starts at `crate::`, `super::` or `self::` (with none).
+fn paths_in(code: &str) -> Vec<NamedPath> {
+    let mut out = Vec::new();
+    let starts_word =
+        |at: usize| !code[..at].ends_with(|c: char| c.is_alphanumeric() || "_$:".contains(c));
+    for (at, _) in code.match_indices("use") {
+        if starts_word(at) && code[at + 3..].starts_with(char::is_whitespace) {
+            use_tree(code, at + 3, Vec::new(), &mut out);
+        }
+    }
+    for prefix in ["crate::", "super::", "self::"] {
+        for (at, _) in code.match_indices(prefix) {
+            if starts_word(at) {
+                use_tree(code, at, Vec::new(), &mut out);
             }
         }
     }
-    imports.sort();
-    imports
+    out
 }
 
-/// The circles of imports among a crate's modules, as messages: each set
-/// of modules that reach one another through imports, named once.
-fn import_cycles(krate: &str, imports: &[(String, Vec<String>)]) -> Vec<String> {
+/// The modules of one module tree, at any depth, with what their code (its
+/// `#[cfg(test)]` items and comments left out) names.
+struct ModuleTree {
+    /// Each module's path, and the paths its code names, each with the name
+    /// a `use` binds it to.
+    modules: Vec<(Vec<String>, Vec<NamedPath>)>,
+}
+
+impl ModuleTree {
+    /// The tree of `files` (paths relative to the root's folder, as
+    /// [`module_trees`] gives them). A file whose parent declares it only
+    /// in a `#[cfg(test)]` item (`mod tests;`) is left out.
+    fn new(files: &[(PathBuf, String)]) -> ModuleTree {
+        let paths: Vec<Vec<String>> = files.iter().map(|(p, _)| module_path(p)).collect();
+        let declares = |code: &str, name: &str| {
+            code.split(';').any(|s| s.split_whitespace().rev().take(2).eq([name, "mod"]))
+        };
+        let mut modules = Vec::new();
+        for (path, (_, text)) in paths.iter().zip(files) {
+            if let Some((name, parent)) = path.split_last() {
+                let parent_text = paths.iter().zip(files).find(|(p, _)| *p == parent);
+                if let Some((_, (_, parent_text))) = parent_text {
+                    let declared = declares(parent_text, name);
+                    if declared && !declares(&without_test_items(parent_text), name) {
+                        continue;
+                    }
+                }
+            }
+            modules.push((path.clone(), paths_in(&without_test_items(text))));
+        }
+        modules.sort();
+        ModuleTree { modules }
+    }
+
+    fn is_module(&self, path: &[String]) -> bool {
+        self.modules.iter().any(|(p, _)| p == path)
+    }
+
+    /// The path that a `use` in module `at` binds to `name`, if any.
+    fn bound(&self, at: &[String], name: &str) -> Option<&[String]> {
+        let (_, named) = self.modules.iter().find(|(p, _)| p == at)?;
+        named.iter().find_map(|(path, alias)| {
+            let bound_name = match (alias, path.as_slice()) {
+                (Some(alias), _) => alias.as_str(),
+                (None, [.., last, this]) if this == "self" => last.as_str(),
+                (None, [.., last]) => last.as_str(),
+                (None, []) => return None,
+            };
+            (bound_name == name && bound_name != "*").then_some(path.as_slice())
+        })
+    }
+
+    /// The module where `path`, named in module `at`, leads: the deepest
+    /// module it walks through, where a name a module binds with `use` (a
+    /// re-export, such as the crate root's `pub use solver::X`) leads on to
+    /// where it came from. `None` for a path outside the crate.
+    fn resolve(&self, at: &[String], path: &[String], depth: usize) -> Option<Vec<String>> {
+        let first = path.first()?;
+        if depth > 8 {
+            return None;
+        }
+        let (mut here, mut rest) = match first.as_str() {
+            "crate" => (Vec::new(), &path[1..]),
+            "super" | "self" => (at.to_vec(), path),
+            _ if self.is_module(&[at, &path[..1]].concat()) => (at.to_vec(), path),
+            _ => {
+                // A name this module binds with `use`, such as `root` after
+                // `use super::root::{self, Run}`.
+                let bound = self.bound(at, first)?;
+                return self.resolve(at, &[bound, &path[1..]].concat(), depth + 1);
+            }
+        };
+        while let Some((word, after)) = rest.split_first() {
+            match word.as_str() {
+                "super" => {
+                    here.pop();
+                }
+                "self" | "*" => {}
+                _ => {
+                    let child = [here.as_slice(), std::slice::from_ref(word)].concat();
+                    if self.is_module(&child) {
+                        here = child;
+                    } else {
+                        let via = self.bound(&here, word).map(|b| [b, after].concat());
+                        let onward = via.and_then(|p| self.resolve(&here, &p, depth + 1));
+                        return Some(onward.unwrap_or(here));
+                    }
+                }
+            }
+            rest = after;
+        }
+        Some(here)
+    }
+
+    /// Each module ([`module_name`]) and the other modules its code
+    /// names, by where each path leads ([`ModuleTree::resolve`]).
+    fn graph(&self) -> Vec<(String, Vec<String>)> {
+        self.modules
+            .iter()
+            .map(|(module, named)| {
+                let mut to: Vec<String> = named
+                    .iter()
+                    .filter_map(|(path, _)| self.resolve(module, path, 0))
+                    .filter(|target| target != module)
+                    .map(|target| module_name(&target))
+                    .collect();
+                to.sort();
+                to.dedup();
+                (module_name(module), to)
+            })
+            .collect()
+    }
+}
+
+/// The circles of imports in a module tree's graph ([`ModuleTree::graph`]),
+/// as messages: among the children of each module (the root's included),
+/// each child standing for itself and the modules inside it, each set of
+/// children that reach one another, named once. A module naming its own
+/// parent's items is no circle: a parent and the children it declares are
+/// one unit to the rest of the tree.
+fn import_cycles(krate: &str, graph: &[(String, Vec<String>)]) -> Vec<String> {
+    let parts = |name: &str| -> Vec<String> {
+        name.split("::").filter(|p| !p.is_empty() && *p != "crate").map(str::to_owned).collect()
+    };
+    let mut parents: Vec<Vec<String>> = vec![Vec::new()];
+    for (module, _) in graph {
+        let path = parts(module);
+        parents.extend((1..path.len()).map(|n| path[..n].to_vec()));
+    }
+    parents.sort();
+    parents.dedup();
+    let mut found = Vec::new();
+    for parent in &parents {
+        // The child of `parent` that `name` is or lies inside.
+        let child = |name: &str| -> Option<String> {
+            let path = parts(name);
+            (path.len() > parent.len() && path.starts_with(parent))
+                .then(|| path[..=parent.len()].join("::"))
+        };
+        let mut imports: Vec<(String, Vec<String>)> = Vec::new();
+        for (from, to) in graph {
+            let Some(from) = child(from) else {
+                continue;
+            };
+            let to: Vec<String> = to.iter().filter_map(|t| child(t)).collect();
+            let entry = match imports.iter_mut().find(|(m, _)| *m == from) {
+                Some(entry) => entry,
+                None => {
+                    imports.push((from.clone(), Vec::new()));
+                    imports.last_mut().expect("just pushed")
+                }
+            };
+            for to in to {
+                if to != from && !entry.1.contains(&to) {
+                    entry.1.push(to);
+                }
+            }
+        }
+        imports.sort();
+        found.extend(sibling_cycles(krate, &imports));
+    }
+    found
+}
+
+/// The circles among sibling modules, as messages: each set of modules
+/// that reach one another through imports, named once.
+fn sibling_cycles(krate: &str, imports: &[(String, Vec<String>)]) -> Vec<String> {
     let reaches = |from: &str| -> Vec<String> {
         let mut seen: Vec<String> = Vec::new();
         let mut stack = vec![from.to_owned()];
@@ -490,11 +695,11 @@ fn no_two_modules_import_each_other() {
             .collect();
         let name = krate.file_name().unwrap_or_default().to_string_lossy().into_owned();
         for (tree, files) in module_trees(&files) {
-            let imports = module_imports(&files);
-            modules += imports.len();
+            let graph = ModuleTree::new(&files).graph();
+            modules += graph.len();
             let label = if tree.is_empty() { name.clone() } else { format!("{name} ({tree})") };
             trees.push(label.clone());
-            found.extend(import_cycles(&label, &imports));
+            found.extend(import_cycles(&label, &graph));
         }
     }
     // Guards against a scan that finds no modules and so checks nothing.
@@ -525,7 +730,7 @@ fn module_trees_split_binaries_from_the_library() {
     let names: Vec<&str> = trees.iter().map(|(t, _)| t.as_str()).collect();
     assert_eq!(names, ["bin/lab", "bin/one", "lib", "main"]);
     let cycles: Vec<String> =
-        trees.iter().flat_map(|(t, f)| import_cycles(t, &module_imports(f))).collect();
+        trees.iter().flat_map(|(t, f)| import_cycles(t, &ModuleTree::new(f).graph())).collect();
     assert_eq!(
         cycles,
         [
@@ -553,14 +758,16 @@ fn the_module_cycle_rule_catches_offenders() {
         file("solver/root.rs", "use super::search;\n"),
         file("search.rs", "use $crate::x; use other_crate::solver; use crate::solver::Root;\n"),
     ];
-    let imports = module_imports(&files);
-    let of = |m: &str| imports.iter().find(|(n, _)| n == m).map(|(_, i)| i.clone());
-    assert_eq!(of("cli"), Some(vec!["keys".to_owned(), "setup".to_owned()]));
-    assert_eq!(of("setup"), Some(vec!["cli".to_owned(), "render".to_owned()]));
-    assert_eq!(of("keys"), Some(vec![]));
-    assert_eq!(of("render"), Some(vec!["keys".to_owned()]), "tests and super:: of the root");
-    assert_eq!(of("solver"), Some(vec!["search".to_owned()]), "nested files are their module's");
-    assert_eq!(of("lib"), None, "the root is no module");
+    let imports = ModuleTree::new(&files).graph();
+    let of = |m: &str| imports.iter().find(|(n, _)| n == m).map(|(_, i)| i.join(" "));
+    assert_eq!(of("cli").as_deref(), Some("keys setup"));
+    assert_eq!(of("setup").as_deref(), Some("cli crate render"), "the root's items are its own");
+    assert_eq!(of("keys").as_deref(), Some(""));
+    assert_eq!(of("render").as_deref(), Some("keys"), "tests and super:: of the root");
+    assert_eq!(of("solver").as_deref(), Some("search"));
+    assert_eq!(of("solver::root").as_deref(), Some("solver"), "super:: of a nested file");
+    assert_eq!(of("search").as_deref(), Some("solver"), "other crates and macros' $crate");
+    assert_eq!(of("crate").as_deref(), Some(""), "the root names an undeclared module");
     assert_eq!(
         import_cycles("x", &imports),
         [
@@ -577,15 +784,16 @@ fn the_module_cycle_rule_catches_offenders() {
          const R: &str = r#\"}\"#;\n    const A: [u8; 2] = [0; 2];\n}\n\
          fn f() { crate::render::draw(); }\n",
     );
-    let imports = module_imports(&[
+    let imports = ModuleTree::new(&[
         mid,
         file("keys.rs", ""),
         file("cli.rs", ""),
         file("render.rs", ""),
         file("setup.rs", ""),
-    ]);
-    let of = |m: &str| imports.iter().find(|(n, _)| n == m).map(|(_, i)| i.clone());
-    assert_eq!(of("watch"), Some(vec!["cli".to_owned(), "render".to_owned()]));
+    ])
+    .graph();
+    let of = |m: &str| imports.iter().find(|(n, _)| n == m).map(|(_, i)| i.join(" "));
+    assert_eq!(of("watch").as_deref(), Some("cli render"));
     // A longer circle is one finding too.
     let three = [
         ("a".to_owned(), vec!["b".to_owned()]),
@@ -594,6 +802,64 @@ fn the_module_cycle_rule_catches_offenders() {
         ("d".to_owned(), vec!["a".to_owned()]),
     ];
     assert_eq!(import_cycles("y", &three), ["y: the modules a, b, c import each other"]);
+}
+
+/// Nested modules are read at every depth: two children of `solver` that
+/// import each other, and a module that reaches a sibling's item through
+/// the crate root's re-export (`crate::STEP_MIN_ODDS`, the root's `pub use
+/// solver::STEP_MIN_ODDS`), are circles; a child naming its parent's items
+/// is not, nor is a test-only module file.
+#[test]
+fn the_module_cycle_rule_reads_nested_modules() {
+    let file = |path: &str, text: &str| (PathBuf::from(path), text.to_owned());
+    let tree = |endgame: &str, solver: &str, searches: &str, learned: &str, root: &str| {
+        let files = [
+            file("lib.rs", &format!("//! Root.\npub mod endgame;\nmod solver;\n{root}")),
+            file("endgame/mod.rs", &format!("mod build;\n#[cfg(test)]\nmod tests;\n{endgame}")),
+            file("endgame/build.rs", "use super::{Geometry, ONE};\n"),
+            file("endgame/tests.rs", "use crate::solver::Solver;\n"),
+            file("solver.rs", &format!("mod learned;\nmod searches;\nmod searching;\n{solver}")),
+            file("solver/searches.rs", searches),
+            file("solver/learned.rs", learned),
+            file("solver/searching.rs", "use super::{Decision, SearchError};\n"),
+        ];
+        let graph = ModuleTree::new(&files).graph();
+        (import_cycles("x", &graph), graph)
+    };
+    let (cycles, graph) = tree(
+        "fn f(a: Advice) -> bool { a.odds >= crate::STEP_MIN_ODDS }\n",
+        "use crate::endgame::{self, Endgame};\nuse searches::Search;\npub const STEP_MIN_ODDS: \
+         f64 = 0.9;\n",
+        "use super::learned::Learned;\nuse super::{Decision, SearchError};\npub trait Search {}\n",
+        "use super::searches::Search;\nimpl Search for Learned {}\n",
+        "pub use solver::{Solver, STEP_MIN_ODDS};\n",
+    );
+    let of = |m: &str| graph.iter().find(|(n, _)| n == m).map(|(_, i)| i.join(" "));
+    assert_eq!(of("endgame").as_deref(), Some("solver"), "through the root's re-export");
+    assert_eq!(of("endgame::build").as_deref(), Some("endgame"));
+    assert_eq!(of("endgame::tests"), None, "a test-only module file is not read");
+    assert_eq!(of("solver::searches").as_deref(), Some("solver solver::learned"));
+    assert_eq!(
+        cycles,
+        [
+            "x: the modules endgame, solver import each other",
+            "x: the modules solver::learned, solver::searches import each other"
+        ]
+    );
+    // The two fixed: the constant at home in `endgame` and re-exported, the
+    // trait below both searches. Aliases (`{self}`, `as`) resolve too.
+    let (cycles, graph) = tree(
+        "pub const STEP_MIN_ODDS: f64 = 0.9;\nfn f(a: Advice) -> bool { a.odds >= STEP_MIN_ODDS }\n",
+        "use crate::endgame::{self, Endgame};\nuse searching::Search;\n\
+         fn f() -> f64 { endgame::STEP_MIN_ODDS }\n",
+        "use super::learned::Learned;\nuse super::searching::Search as S;\n",
+        "use super::searching::{self, Search};\nfn f() { searching::chains(); }\n",
+        "pub use endgame::STEP_MIN_ODDS;\npub use solver::Solver;\n",
+    );
+    assert_eq!(cycles, Vec::<String>::new());
+    let of = |m: &str| graph.iter().find(|(n, _)| n == m).map(|(_, i)| i.join(" "));
+    assert_eq!(of("solver::learned").as_deref(), Some("solver::searching"));
+    assert_eq!(of("solver::searches").as_deref(), Some("solver::learned solver::searching"));
 }
 
 /// The lines of each `[section]` of a TOML file, by header, without comments

@@ -36,14 +36,29 @@ fn sparse_network() -> Network {
 
 /// The same with `stages` stages, each with its own weights.
 fn sparse_network_of(stages: usize) -> Network {
+    Network::from_weights(sparse_weights(stages)).expect("right size")
+}
+
+/// The weights of [`sparse_network_of`], made again one by one: a test
+/// compares a network read back with them rather than keep a second
+/// network of a quarter GiB a stage alive.
+fn sparse_weights(stages: usize) -> impl ExactSizeIterator<Item = f32> {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    Network::from_weights((0..stages * N_WEIGHTS).map(|_| {
+    (0..stages * N_WEIGHTS).map(move |_| {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         if x.is_multiple_of(64) { ((x >> 8) % 2_000_000) as f32 / 7.0 - 140_000.0 } else { 0.0 }
-    }))
-    .expect("right size")
+    })
+}
+
+/// A digest of every weight's bits, in order: two networks that agree bit
+/// for bit have the same one, and a test can keep it in place of the
+/// network (FNV-1a over the bits).
+fn digest(net: &Network) -> u64 {
+    net.weights()
+        .map(f32::to_bits)
+        .fold(0xCBF2_9CE4_8422_2325, |h, bits| (h ^ u64::from(bits)).wrapping_mul(0x0100_0000_01B3))
 }
 
 fn trained(episodes: u64) -> Trainer {
@@ -57,12 +72,11 @@ fn trained(episodes: u64) -> Trainer {
 
 #[test]
 fn weights_round_trip_within_half_a_step() {
-    let net = sparse_network();
     let file = Scratch::new("round-trip.n2048");
-    save_weights(&net, 1234, &file.0).expect("written");
+    save_weights(&sparse_network(), 1234, &file.0).expect("written");
     let back = load_weights(&file.0).expect("read");
     assert_eq!(back.episodes, 1234);
-    for (a, b) in net.weights().zip(back.network.weights()) {
+    for (a, b) in sparse_weights(1).zip(back.network.weights()) {
         assert!((a - b).abs() <= HALF_STEP + a.abs() * f32::EPSILON, "{a} -> {b}");
     }
 }
@@ -72,17 +86,16 @@ fn weights_round_trip_within_half_a_step() {
 /// makes a smaller file; other steps are refused.
 #[test]
 fn weights_round_trip_at_every_readable_step() {
-    let net = sparse_network_of(2);
     let file = Scratch::new("steps.n2048");
     let mut sizes = Vec::new();
     for text in ["1/256", "16"] {
         let step: Step = text.parse().expect("a readable step");
         assert_eq!(step.to_string(), text);
-        save_weights_at(&net, 5, step, &file.0).expect("written");
+        save_weights_at(&sparse_network_of(2), 5, step, &file.0).expect("written");
         let back = load_weights(&file.0).expect("read");
         assert_eq!((back.step, back.network.stages()), (step, 2));
         let half = 0.5 * step.in_points();
-        for (a, b) in net.weights().zip(back.network.weights()) {
+        for (a, b) in sparse_weights(2).zip(back.network.weights()) {
             assert!((a - b).abs() <= half + a.abs() * f32::EPSILON, "{a} -> {b}");
         }
         sizes.push(std::fs::metadata(&file.0).expect("written").len());
@@ -148,21 +161,25 @@ fn damaged_weights_files_are_errors() {
 
 #[test]
 fn a_checkpoint_resumes_training_exactly() {
-    // 150 episodes straight, against 100 then a checkpoint then 50 more.
+    // 150 episodes straight, against 100 then a checkpoint then 50 more;
+    // one trainer (over half a GiB with its TC state) alive at a time.
     let straight = trained(150);
+    let (moves, weights) = (straight.counters().moves, digest(straight.network()));
+    drop(straight);
     let first = trained(100);
     let file = Scratch::new("resume.ckpt");
     save_checkpoint(&first, &file.0).expect("written");
+    let mut config = *first.config();
+    drop(first);
     let cp = load_checkpoint(&file.0).expect("read");
     assert!(cp.has_coherence());
     assert_eq!(cp.counters.episodes, 100);
-    let mut config = *first.config();
     config.episodes = Some(150);
     let resumed = cp.into_trainer(config).expect("valid");
     resumed.run(&AtomicBool::new(false));
     assert_eq!(resumed.counters().episodes, 150);
-    assert_eq!(resumed.counters().moves, straight.counters().moves);
-    assert!(straight.network().weights().eq(resumed.network().weights()));
+    assert_eq!(resumed.counters().moves, moves);
+    assert_eq!(digest(resumed.network()), weights);
 }
 
 #[test]
@@ -184,9 +201,11 @@ fn a_damaged_checkpoint_is_an_error() {
 
 #[test]
 fn one_thread_trains_the_same_network_bit_for_bit() {
-    let (a, b) = (trained(60), trained(60));
-    assert_eq!(a.counters().moves, b.counters().moves);
-    assert!(a.network().weights().map(f32::to_bits).eq(b.network().weights().map(f32::to_bits)));
+    let a = trained(60);
+    let (moves, weights) = (a.counters().moves, digest(a.network()));
+    drop(a);
+    let b = trained(60);
+    assert_eq!((b.counters().moves, digest(b.network())), (moves, weights));
 }
 
 /// The mean score of greedy play by `net` over seeds 1..=n.
@@ -222,15 +241,17 @@ fn training_resumes_from_a_weights_file_or_a_checkpoint() {
     assert!(!from_weights.has_coherence(), "a weights file carries no TC state");
     let checkpoint = Scratch::new("resumable.ckpt");
     save_checkpoint(&trainer, &checkpoint.0).expect("written");
+    let (counters, mut config) = (trainer.counters(), *trainer.config());
+    drop(trainer);
     let from_checkpoint = ntuple::load_resumable(&checkpoint.0).expect("a checkpoint");
     assert!(from_checkpoint.has_coherence());
-    assert_eq!(from_checkpoint.counters, trainer.counters());
+    assert_eq!(from_checkpoint.counters, counters);
+    drop(from_checkpoint);
     // A checkpoint where a weights file belongs says what to do with it.
     let err = ntuple::load_weights(&checkpoint.0).unwrap_err();
     assert!(matches!(err.kind(), FileErrorKind::Checkpoint), "{err}");
     assert!(err.to_string().contains("export-weights"), "{err}");
     // Training goes on from the weights file's episode count.
-    let mut config = *trainer.config();
     config.episodes = Some(40);
     let more = from_weights.into_trainer(config).expect("valid");
     more.run(&AtomicBool::new(false));
@@ -309,7 +330,6 @@ fn a_board_is_stage_1_from_its_first_16384_and_stage_2_with_an_8192_beside_it() 
 /// for stage-2 boards).
 #[test]
 fn a_promoted_network_values_every_board_as_before() {
-    let one = sparse_network();
     let boards = random_boards(20_000);
     let mut in_stage = [0; ntuple::MAX_STAGES];
     for &board in &boards {
@@ -317,14 +337,19 @@ fn a_promoted_network_values_every_board_as_before() {
     }
     // Random boards: about 12% in stage 0, 9% in stage 1, the rest in 2.
     assert!(in_stage.iter().all(|&n| n > 1000), "{in_stage:?}");
+    // The source's values and features, kept in place of the source: one
+    // network alive at a time.
+    let one = sparse_network();
+    let seen: Vec<_> = boards.iter().map(|&b| (one.value(b).to_bits(), one.features(b))).collect();
+    drop(one);
     for (from, to) in [(1, 2), (1, 3), (2, 3)] {
         let before = sparse_network().into_stages(from).expect("promotes");
-        let after = sparse_network().into_stages(from).and_then(|n| n.into_stages(to));
-        let after = after.expect("promotes");
-        assert_eq!((before.stages(), after.stages()), (from, to));
-        for &board in &boards {
-            assert_eq!(one.value(board).to_bits(), after.value(board).to_bits(), "{board}");
-            let (f1, f2) = (one.features(board), after.features(board));
+        assert_eq!(before.stages(), from);
+        let after = before.into_stages(to).expect("promotes");
+        assert_eq!(after.stages(), to);
+        for (&board, (value, f1)) in boards.iter().zip(&seen) {
+            assert_eq!(*value, after.value(board).to_bits(), "{board}");
+            let f2 = after.features(board);
             let offset = (ntuple::stage(board).min(to - 1) * N_WEIGHTS) as u32;
             assert!(f1.iter().zip(&f2).all(|(&a, &b)| b == a + offset), "{board}");
         }
@@ -343,14 +368,14 @@ fn a_promoted_network_values_every_board_as_before() {
 #[test]
 fn networks_of_several_stages_round_trip_through_the_weights_file() {
     for stages in [2, 3] {
-        let net = sparse_network_of(stages);
         let file = Scratch::new("stages.n2048");
-        save_weights(&net, 77, &file.0).expect("written");
+        save_weights(&sparse_network_of(stages), 77, &file.0).expect("written");
         let back = load_weights(&file.0).expect("read");
         assert_eq!((back.network.stages(), back.episodes), (stages, 77));
-        for (a, b) in net.weights().zip(back.network.weights()) {
+        for (a, b) in sparse_weights(stages).zip(back.network.weights()) {
             assert!((a - b).abs() <= HALF_STEP + a.abs() * f32::EPSILON, "{a} -> {b}");
         }
+        drop(back);
         // The stages come right after the shape (48 bytes in): the count,
         // then 14 (a 16384) and 14, 13 (a 16384 and an 8192). A count or a
         // boundary this build does not know is refused.
@@ -421,12 +446,12 @@ fn a_two_stage_checkpoint_round_trips_exactly() {
     let trainer = Trainer::new(config, sparse_network_of(2), Counters::default()).expect("valid");
     let file = Scratch::new("two-stages.ckpt");
     save_checkpoint(&trainer, &file.0).expect("written");
+    drop(trainer);
     let cp = load_checkpoint(&file.0).expect("read");
     assert_eq!(cp.network.stages(), 2);
     assert!(!cp.has_coherence());
-    assert!(
-        trainer.network().weights().map(f32::to_bits).eq(cp.network.weights().map(f32::to_bits))
-    );
+    assert!(sparse_weights(2).map(f32::to_bits).eq(cp.network.weights().map(f32::to_bits)));
+    drop(cp);
     // A checkpoint cut short is truncated.
     let bytes = std::fs::read(&file.0).expect("readable");
     std::fs::write(&file.0, &bytes[..bytes.len() / 2]).expect("writable");

@@ -45,10 +45,9 @@ pub use config::{
     Algorithm, ConfigError, Depth, LEARNED_HEURISTIC, MAX_DEPTH, MAX_THREADS, Preset, SearchConfig,
     UnknownPreset,
 };
+pub use endgame::STEP_MIN_ODDS;
 pub use eval::{CornerEvaluator, Evaluator, WeightedEvaluator, Weights};
 pub use player::{Choice, ExpectimaxPlayer, Player, RandomPlayer};
-pub use solver::{
-    Decision, ENDGAME_MIN_HEAD, STEP_MIN_ODDS, SearchError, SearchThreads, SharedEvaluator, Solver,
-};
+pub use solver::{Decision, ENDGAME_MIN_HEAD, SearchError, SearchThreads, SharedEvaluator, Solver};
 pub use stats::Stats;
 pub use tournament::{GameRecord, TournamentSpec, play_game, run_tournament};

@@ -16,11 +16,12 @@ use crate::table::{Paging, Tables, TransTable};
 mod learned;
 mod root;
 mod searches;
+mod searching;
 #[cfg(test)]
 mod tests;
 
 use root::Run;
-use searches::Search;
+use searching::Search;
 
 /// The smallest head (exponent of the tile in the corner) of a chain whose
 /// table the solver plays by: 16384.
@@ -31,13 +32,6 @@ use searches::Search;
 /// plays better, and fewer games reached 16384
 /// (docs/experiments/2026-11-26-endgame-tables-for-the-learned-player.md).
 pub const ENDGAME_MIN_HEAD: u8 = 14;
-
-/// The odds from which the corner search plays the corner step's move:
-/// below them the block's table or the search decides. The step's goal
-/// comes round again and again, and a lower bar lets the table play
-/// positions where its narrow goal costs the rest of the board
-/// (macroxue/2048-ai's threshold).
-pub const STEP_MIN_ODDS: f64 = 0.9;
 
 /// What the search chose, and what it did to choose it.
 #[derive(Debug, Clone, PartialEq)]
@@ -244,6 +238,7 @@ impl Solver {
     /// evaluator only guesses (docs/endgame.md measures the difference).
     ///
     /// [`Algorithm::Corner`]: crate::Algorithm::Corner
+    /// [`STEP_MIN_ODDS`]: endgame::STEP_MIN_ODDS
     #[must_use]
     pub fn with_endgame(mut self, endgame: Arc<Endgame>) -> Solver {
         self.endgame = Some(endgame);

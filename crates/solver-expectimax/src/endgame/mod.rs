@@ -129,6 +129,13 @@ pub const STEP: [usize; 5] = [0, 1, 2, 4, 5];
 /// The cell of the corner step where its goal tile is built.
 pub const STEP_GOAL: usize = 6;
 
+/// The odds from which the corner search plays the corner step's move:
+/// below them the block's table or the search decides. The step's goal
+/// comes round again and again, and a lower bar lets the table play
+/// positions where its narrow goal costs the rest of the board
+/// (macroxue/2048-ai's threshold).
+pub const STEP_MIN_ODDS: f64 = 0.9;
+
 /// The cells of the corner block (`row * 4 + col`): three along row 0 from
 /// the corner and three along row 1.
 pub const BLOCK: [usize; 6] = [0, 1, 2, 4, 5, 6];
@@ -866,11 +873,9 @@ impl Endgame {
     /// step's when its odds are at least [`STEP_MIN_ODDS`], else the
     /// block's (macroxue/2048-ai's order); `None` when neither applies with
     /// odds above 0, and the search decides.
-    ///
-    /// [`STEP_MIN_ODDS`]: crate::STEP_MIN_ODDS
     pub fn corner_move(&self, board: Board) -> Option<Advice> {
         self.advise_step(board)
-            .filter(|a| a.odds >= crate::STEP_MIN_ODDS)
+            .filter(|a| a.odds >= STEP_MIN_ODDS)
             .or_else(|| self.advise_block(board))
             .filter(|a| a.odds > 0.0)
     }

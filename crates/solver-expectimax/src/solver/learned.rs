@@ -7,7 +7,7 @@ use std::sync::Arc;
 use game_core::{Board, GameBoard, Grid, Rules};
 
 use super::root::{self, Run};
-use super::searches::Search;
+use super::searching::Search;
 use super::{Decision, SearchError, SharedEvaluator};
 use crate::eval::{Evaluator, WeightedEvaluator, Weights};
 use crate::table::Tables;
