@@ -158,15 +158,14 @@ fn watch_labels_its_speeds_and_fits_its_summary() {
     let fields: Vec<&str> = screen.iter().flat_map(|l| l.split("   ")).collect();
     let speeds: Vec<&&str> = fields.iter().filter(|field| field.ends_with("/s")).collect();
     assert_eq!(speeds.len(), 2, "{screen:#?}");
-    // "moves/s" says one thing on the screen: the game's pace. See: issue
-    // 61, item 8.
+    // "moves/s" says one thing on the screen: the game's pace.
     assert!(speeds[0].starts_with("played ") && speeds[0].ends_with(" moves/s"), "{speeds:?}");
     assert!(speeds[1].starts_with("searched ") && speeds[1].ends_with(" boards/s"), "{speeds:?}");
     drop(tmux);
     // The pace is a delay, and + (faster) shortens it.
     let args = ["watch", "--preset", "fast", "--seed", "5", "--delay-ms", "40"];
     let tmux = Tmux::start("watch-pace", (80, 24), &args);
-    tmux.wait_for("q quit · space pause · + faster · - slower · delay 40 ms");
+    tmux.wait_for("q quit · n next game · space pause · + faster · - slower · delay 40 ms");
     tmux.keys(&["+"]);
     tmux.wait_for("· delay 20 ms");
     drop(tmux);
