@@ -115,7 +115,12 @@ const SHIPPED: &[Shipped] = &[
         needs: "the corner tables: 6.7 GB on disk, built once on first use (5.5 minutes on 2 busy \
                 cores) or by `lab tables build --preset corner`, then mapped, not read into \
                 memory",
-        records: &["corner-seeds-5441-5640", "corner-seeds-5641-5840", "corner-seeds-8061-8260"],
+        records: &[
+            "corner-seeds-5441-5640",
+            "corner-seeds-5641-5840",
+            "corner-seeds-8061-8260",
+            "corner-seeds-8261-8500",
+        ],
         played: "one search thread per game (the preset's), one or two games at once",
         unmeasured: "",
         tiles: LATE_TILES,
