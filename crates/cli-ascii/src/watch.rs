@@ -462,7 +462,7 @@ mod tests {
     /// At the default pace a whole strong game (the committed ntuple-deep
     /// games' median is some 15,000 moves) plays in a few minutes, not a
     /// quarter of an hour; the footer calls the number a delay, which `+`
-    /// (faster) shortens. See: issue 61, item 8.
+    /// (faster) shortens.
     #[test]
     fn a_strong_game_takes_minutes_at_the_default_pace() {
         assert!(DEFAULT_TTY_DELAY * 15_000 <= Duration::from_secs(180), "{DEFAULT_TTY_DELAY:?}");

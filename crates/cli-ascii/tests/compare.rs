@@ -143,7 +143,7 @@ fn bad_players_and_tests_are_refused() {
 }
 
 /// Both records files are checked before either is made: a refused
-/// --csv-b leaves no --csv-a behind. See: issue 61, item 2.
+/// --csv-b leaves no --csv-a behind.
 #[test]
 fn a_refused_file_leaves_no_other_file_made() {
     let (a, b) = (temp("refused-a.csv"), temp("refused-b.csv"));

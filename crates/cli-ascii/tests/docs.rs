@@ -307,7 +307,7 @@ fn help_and_docs_quote_the_key_lists() {
 }
 
 /// `-h` is a short summary and every help is wrapped to the terminal's
-/// width (the long explanations are `--help`'s). See: issue 61, item 7.
+/// width (the long explanations are `--help`'s).
 #[test]
 fn help_fits_the_terminal() {
     for args in
@@ -328,7 +328,7 @@ fn help_fits_the_terminal() {
 }
 
 /// `play` keeps the best score in the user's data folder, and the README
-/// says where (its help does too: errors.rs). See: issue 61, item 9.
+/// says where (its help does too: errors.rs).
 #[test]
 fn the_readme_names_the_best_scores_file() {
     let readme = read_doc("README.md");

@@ -46,7 +46,7 @@ fn learned_presets_need_their_network_and_a_4x4_board() {
 }
 
 /// A board size or a probability out of range is a usage error like any
-/// other (exit code 2), in the same words. See: issue 61, item 6.
+/// other (exit code 2), in the same words.
 #[test]
 fn size_out_of_range() {
     let err = error_of(&["--size", "9", "--transcript"], None, 2, "must be between 2 and 8");
@@ -85,7 +85,7 @@ fn depth_out_of_range() {
 }
 
 /// Every range is written one way, `between A and B`, never as Rust's
-/// `1..=12`. See: issue 61, item 6.
+/// `1..=12`.
 #[test]
 fn ranges_are_written_one_way() {
     for (args, range) in [
@@ -234,7 +234,7 @@ fn an_option_of_another_command_and_a_missing_subcommand_are_named() {
     let lab_note = "; tournaments, comparisons, tuning, training and the tables are the lab's, \
                     another program (see `lab --help`)\n";
     // An option of the lab's is named as the lab's, not as a look-alike
-    // of the game's (`--tables`). See: issue 61, item 6.
+    // of the game's (`--tables`).
     let err = error_of(&["--games", "0"], None, 2, "unexpected argument '--games'");
     assert_eq!(
         err,
@@ -305,7 +305,7 @@ fn malformed_board_argument() {
     let sixteen = "2 2 0 0 0 4 0 0 0 0 0 0 0 0 0 2";
     error_of(&["analyze", sixteen], None, 1, "16 numbers but no `/`: write the 4 rows");
     error_of(&["analyze", "2"], None, 1, "one row of 1 cell and no `/`");
-    // An example of the size the numbers make. See: issue 61, item 5.
+    // An example of the size the numbers make.
     error_of(&["analyze", "4 4 4 4"], None, 1, "write the 2 rows separated by `/`, e.g. `2 0/0 4`");
 }
 
@@ -334,7 +334,7 @@ fn malformed_board_on_stdin_names_the_line() {
 
 /// Nothing to analyse is an error, not a silent success; a flood of bad
 /// lines is reported by its first twenty and a count; a byte-order mark is
-/// no tile. See: issue 61, item 5.
+/// no tile.
 #[test]
 fn stdin_without_boards_or_full_of_errors() {
     let analyze = ["analyze", "--preset", "fast", "--depth", "1"];

@@ -411,7 +411,7 @@ fn quick<'a>(games: &'a str, seed_start: &'a str, files: &[&'a str]) -> Vec<&'a 
 /// `--resume` keeps the --csv file's games and writes the --json file again
 /// with them: a --json file that holds anything else (another run's games,
 /// no records at all, seeds beyond --games) is refused and left as it was,
-/// and no --csv file is made. See: issue 61, item 1.
+/// and no --csv file is made.
 #[test]
 fn resume_never_writes_over_games_of_the_json_file() {
     let dir = Scratch::new("resume-json");
@@ -445,7 +445,7 @@ fn resume_never_writes_over_games_of_the_json_file() {
 
 /// One file for --csv and --json is refused before anything is written,
 /// with or without --resume; a refused --json file leaves no --csv file
-/// behind. See: issue 61, item 2.
+/// behind.
 #[test]
 fn every_output_is_checked_before_any_is_made() {
     let dir = Scratch::new("one-file");
@@ -467,7 +467,7 @@ fn every_output_is_checked_before_any_is_made() {
 }
 
 /// A file that is no records file at all is not offered --resume, which
-/// cannot read it. See: issue 61, item 4.
+/// cannot read it.
 #[test]
 fn a_text_file_is_not_called_a_records_file() {
     let dir = Scratch::new("text-file");
@@ -483,7 +483,7 @@ fn a_text_file_is_not_called_a_records_file() {
 
 /// `--resume --endgame` with a file of other settings is refused before a
 /// table is built (the tables take minutes and half a gigabyte): the
-/// tables' folder stays empty. See: issue 61, item 4.
+/// tables' folder stays empty.
 #[test]
 fn resume_checks_the_file_before_building_tables() {
     let dir = Scratch::new("resume-endgame");
@@ -500,7 +500,7 @@ fn resume_checks_the_file_before_building_tables() {
 }
 
 /// Seeds past the last one are refused, not wrapped to 0 (the games of
-/// seeds 0 and 1 are other games). See: issue 61, item 6.
+/// seeds 0 and 1 are other games).
 #[test]
 fn seeds_do_not_wrap() {
     let last = u64::MAX.to_string();

@@ -487,7 +487,7 @@ def test_a_file_that_holds_games_is_not_written_over(cluster, tmp_path):
 
 
 def test_a_raylets_port_is_refused_at_once_as_not_the_head(cluster, tmp_path):
-    # See: issue 61, item 17: a raylet's own port speaks gRPC too; joining
+    # A raylet's own port speaks gRPC too; joining
     # it took 20 s and the message blamed the auth token.
     node = next(n for n in ray.nodes() if n["Alive"])
     raylet = f"{node['NodeManagerAddress']}:{node['NodeManagerPort']}"
@@ -705,7 +705,7 @@ def test_a_wrong_address_fails_within_seconds_naming_it(tmp_path):
     threading.Thread(target=web.serve_forever, daemon=True).start()
     nothing = f"127.0.0.1:{_free_port()}"
     not_ray = f"127.0.0.1:{web.server_address[1]}"
-    # See: issue 61, item 17: a gRPC server that is not the head (a
+    # A gRPC server that is not the head (a
     # raylet's port) took 20 s and the message blamed the auth token.
     other_grpc, stop_grpc = _fake_grpc("12")
     try:

@@ -228,7 +228,7 @@ def test_gymnasium_2048s_attributes_follow_the_game():
 
 
 def test_gymnasium_2048s_attributes_can_be_assigned():
-    # See: issue 61, item 14 (gymnasium-2048's are plain attributes; ours
+    # (gymnasium-2048's are plain attributes; ours
     # were read-only properties). The score and the illegal count are the
     # game's: what the next steps add counts on from the value assigned.
     env = Env2048(obs_mode="exponents")
@@ -264,7 +264,7 @@ def test_gymnasium_2048s_attributes_can_be_assigned():
 
 
 def test_the_frame_font_draws_each_letter_as_itself():
-    # See: issue 61, item 16: the e of "Score" was as tall as the S, so the
+    # The e of "Score" was as tall as the S, so the
     # word read "ScorE". Lower-case letters stand on the x-height (the top
     # row empty), capitals and digits fill all five rows.
     text = "Score: 0123456789"

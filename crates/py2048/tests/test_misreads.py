@@ -103,7 +103,7 @@ def test_bools_are_not_actions():
         (lambda: py2048.Env2048().reset(seed=-1), "seed"),
         (lambda: py2048.VectorEnv2048(num_envs=2).reset(seed=2**64 - 1), "at most 2\\*\\*64 - num_envs"),
         (lambda: py2048.VectorEnv2048(num_envs=2).reset(seed=[1, 2**64]), "seed"),
-        # See: issue 61, item 15: these were TypeErrors (numpy keeps such an
+        # These were TypeErrors (numpy keeps such an
         # int as an object, which no integer array holds).
         (lambda: py2048.apply_action(0, 2**70), "action 1180591620717411303424 is not one of"),
         (lambda: py2048.apply_action(0, -2**70), "is not one of 0"),

@@ -21,7 +21,7 @@ def test_make_vec_uses_the_vector_entry_point():
 
 @pytest.mark.parametrize("mode", [gym.vector.AutoresetMode.NEXT_STEP, gym.vector.AutoresetMode.SAME_STEP])
 def test_info_counts_are_int64_so_differences_across_a_reset_are_negative(mode):
-    # See: issue 61, item 13: total_score was uint64, and its change across
+    # total_score was uint64, and its change across
     # an autoreset 18446744073709551544 rather than -72.
     env = py2048.VectorEnv2048(num_envs=2, illegal_action="terminate", autoreset_mode=mode)
     _, infos = env.reset(seed=1)
@@ -220,7 +220,7 @@ def _same_infos(mine, theirs, where):
             _same_infos(mine[key], value, f"final_info {where}")
         else:
             np.testing.assert_array_equal(mine[key], value, err_msg=f"{key} {where}")
-            # See: issue 61, item 13 (the counts were unsigned, ours only).
+            # (the counts were unsigned, ours only).
             assert mine[key].dtype == value.dtype, f"{key}: {mine[key].dtype}, not {value.dtype} {where}"
 
 

@@ -774,7 +774,7 @@ async function main() {
 
     // On a 320 px phone the page is no wider than the screen, even with a
     // 7-digit score and best, and the game's four controls share one row
-    // (issue 61, item 18: Hint wrapped to a row of its own, and such a
+    // (Hint once wrapped to a row of its own, and such a
     // score made the page 9 px too wide).
     await pageNow.setViewportSize({ width: 320, height: 640 });
     const kept320 = await pageNow.evaluate(() => ({

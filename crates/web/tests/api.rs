@@ -189,7 +189,6 @@ async fn bodies_over_the_limit_are_refused() {
 /// Every way a request can fail to read is answered in the API's own
 /// sentences, never in the words of the framework or of a library type the
 /// page does not know ("Failed to buffer the request body", "use Grid").
-/// See: issue 61, item 18.
 #[tokio::test]
 async fn malformed_requests_are_answered_in_the_apis_words() {
     let app = app();
