@@ -394,6 +394,25 @@ fn write_odds(w: &mut dyn Write, header: &[u8; HEADER], odds: &[u16]) -> io::Res
     Ok(())
 }
 
+/// The checksum a table file's header names, once the header is read
+/// from the start of `file` (of `meta`'s length) and found to be
+/// `formation`'s, of a length that fits it.
+fn checksum_in_header(
+    file: &mut fs::File,
+    meta: &fs::Metadata,
+    formation: Formation,
+) -> Result<u64, TableError> {
+    let mut head = [0u8; HEADER];
+    let got = read_full(file, &mut head)?;
+    let (found, sum) = header(&head[..got], meta.len())?;
+    if found != formation {
+        return Err(TableError::Header(format!(
+            "it holds the {found} where the {formation} was expected"
+        )));
+    }
+    Ok(sum)
+}
+
 /// Opens the table of `formation` in `path` as `opening` says (see the
 /// module docs); `checking` hears that its odds are about to be checked
 /// in full.
@@ -406,14 +425,7 @@ fn open_file(
     let mut file = fs::File::open(path).map_err(TableError::Io)?;
     let meta = file.metadata().map_err(TableError::Io)?;
     // A file of the wrong length is refused before it is held.
-    let mut head = [0u8; HEADER];
-    let got = read_full(&mut file, &mut head)?;
-    let (found, sum) = header(&head[..got], meta.len())?;
-    if found != formation {
-        return Err(TableError::Header(format!(
-            "it holds the {found} where the {formation} was expected"
-        )));
-    }
+    let sum = checksum_in_header(&mut file, &meta, formation)?;
     let stamp = stamp_of(&meta, sum);
     let stamped = opening.check == Check::Stamped
         && stamp
@@ -726,14 +738,7 @@ pub fn table_status(dir: &Path, formation: Formation) -> TableStatus {
         Err(e) => return TableStatus::Damaged(TableError::Io(e)),
     };
     let head = file.metadata().map_err(TableError::Io).and_then(|meta| {
-        let mut head = [0u8; HEADER];
-        let got = read_full(&mut file, &mut head)?;
-        let (found, sum) = header(&head[..got], meta.len())?;
-        if found != formation {
-            return Err(TableError::Header(format!(
-                "it holds the {found} where the {formation} was expected"
-            )));
-        }
+        let sum = checksum_in_header(&mut file, &meta, formation)?;
         Ok(stamp_of(&meta, sum))
     });
     match head {
