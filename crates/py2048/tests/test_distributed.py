@@ -224,9 +224,10 @@ def test_endgame_tables_are_built_before_the_games_and_play_as_in_the_cli(cluste
     t = tournament(player, games=4, seed_start=161, csv=tmp_path / "ray.csv", progress=False)
     files = sorted(f.name for f in tables.iterdir())
     # Each table and its stamp (a `.checked` file says its checksum was
-    # verified once, so later opens skip the full read); no temporary left.
+    # verified once, so later opens skip the full read), and the folder's
+    # lock, which builders take in turn; no temporary left.
     egts = [f for f in files if f.endswith(".egt")]
-    assert egts and files == sorted(egts + [f + ".checked" for f in egts]), files
+    assert egts and files == sorted(egts + [f + ".checked" for f in egts] + ["build.lock"]), files
     assert len(egts) == _native.endgame_table_count(2000)
     cli = _cli_records(
         ["tournament", "--preset", "fast", "--depth", "1", "--endgame", "--tables", str(tables),
