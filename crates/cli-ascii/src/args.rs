@@ -36,8 +36,9 @@ pub struct SearchSettings {
     ///
     /// tutorial (the Java tutorial's player), the heuristic's fast,
     /// heuristic and heuristic-max, the learned network's ntuple and
-    /// ntuple-deep, or corner (the corner heuristic with its endgame
-    /// tables). Default in the game: the strongest this machine has, corner
+    /// ntuple-deep, corner (the corner heuristic with its endgame tables,
+    /// 6.7 GB) or corner-big (the same with the big step table, 26 GB in
+    /// all, built once in about 15 minutes). Default in the game: the strongest this machine has, corner
     /// once its tables are built, else ntuple-deep (heuristic on boards
     /// other than 4x4); in the lab: ntuple-deep, on every machine, so that
     /// a records file means the same everywhere.

@@ -9,7 +9,7 @@ fn unknown_preset() {
         &["--preset", "nope"],
         None,
         2,
-        "unknown preset `nope` (expected tutorial, fast, heuristic, heuristic-max, ntuple, ntuple-deep or corner)",
+        "unknown preset `nope` (expected tutorial, fast, heuristic, heuristic-max, ntuple, ntuple-deep, corner or corner-big)",
     );
     error_of(&["tournament", "--preset", "nope"], None, 2, "unknown preset `nope`");
     error_of(&["analyze", "--preset", "nope", "2 0/0 2"], None, 2, "unknown preset `nope`");

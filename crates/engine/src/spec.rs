@@ -323,10 +323,17 @@ impl SolverSpec {
     }
 
     /// Whether the preset needs tables of its own ([`SolverSpec::needs_tables`])
-    /// and was given none of them: no tables, or only the chains'.
+    /// and was given none of them: no tables, or only the chains'; for
+    /// corner-big, no big (layered) step table, without which it would play
+    /// as corner does under its name.
     pub fn lacks_tables(&self) -> bool {
         let own = |tables: &Arc<Endgame>| {
-            tables.formations().any(|f| matches!(f.shape(), Shape::Step | Shape::Block))
+            let mut held = tables.formations();
+            if self.preset == Preset::CornerBig {
+                held.any(|f| f.shape() == Shape::Step && f.is_layered())
+            } else {
+                held.any(|f| matches!(f.shape(), Shape::Step | Shape::Block))
+            }
         };
         self.needs_tables() && !self.endgame.as_ref().is_some_and(own)
     }
@@ -741,13 +748,14 @@ pub fn tables_dir(given: Option<&Path>) -> Option<PathBuf> {
 }
 
 /// The endgame tables `preset` plays by (of at most `max_states` states
-/// when given): the corner tables for the corner preset, whose formations
-/// its heuristic keeps, the chains' for the others (docs/endgame.md).
+/// when given): the corner tables for the corner presets (with the big step
+/// table for corner-big), whose formations its heuristic keeps, the chains'
+/// for the others (docs/endgame.md).
 pub fn formations_for(preset: Preset, max_states: Option<u64>) -> Vec<endgame::Formation> {
-    if preset.uses_corner_tables() {
-        endgame::corner_formations(max_states)
-    } else {
-        endgame::default_formations(max_states)
+    match preset {
+        Preset::CornerBig => endgame::corner_big_formations(max_states),
+        p if p.uses_corner_tables() => endgame::corner_formations(max_states),
+        _ => endgame::default_formations(max_states),
     }
 }
 
@@ -880,11 +888,12 @@ mod tests {
             err.to_string(),
             "the corner preset plays by its own endgame tables, which it was not given"
         );
-        for preset in Preset::ALL.into_iter().filter(|&p| p != Preset::Corner) {
+        for preset in Preset::ALL.into_iter().filter(|p| !p.uses_corner_tables()) {
             let spec = SolverSpec::new(preset);
             assert!(!spec.needs_tables() && !spec.lacks_tables(), "{preset}");
         }
         assert_eq!(formations_for(corner.preset(), None), endgame::corner_formations(None));
+        assert_eq!(formations_for(Preset::CornerBig, None), endgame::corner_big_formations(None));
         assert_eq!(
             formations_for(Preset::Fast, Some(1000)),
             endgame::default_formations(Some(1000))
@@ -909,6 +918,12 @@ mod tests {
         let step = with(Formation::step(4).unwrap());
         assert!(step.needs_tables() && !step.lacks_tables());
         assert!(step.build(4).is_ok());
+        // corner-big without its big step table would play as corner does
+        // under its name: it lacks its tables.
+        let small = Table::build(Formation::step(4).unwrap(), &|_| {});
+        let small = Arc::new(Endgame::from_tables(vec![small]));
+        let big = SolverSpec::new(Preset::CornerBig).with_endgame(Some(small));
+        assert!(big.needs_tables() && big.lacks_tables());
         // Other presets given tables play by them; they never lack any.
         let fast = SolverSpec::new(Preset::Fast)
             .with_endgame(Some(Arc::new(Endgame::from_tables(Vec::new()))));

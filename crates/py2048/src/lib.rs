@@ -68,6 +68,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::Network>()?;
     m.add_class::<search::EndgameTables>()?;
     m.add_function(wrap_pyfunction!(search::is_learned, m)?)?;
+    m.add_function(wrap_pyfunction!(search::uses_corner_tables, m)?)?;
     m.add_function(wrap_pyfunction!(search::preset_name, m)?)?;
     m.add_function(wrap_pyfunction!(search::default_preset, m)?)?;
     batch::register(m)?;

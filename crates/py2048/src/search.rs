@@ -39,6 +39,14 @@ pub(crate) fn is_learned(preset: &str) -> PyResult<bool> {
     Ok(preset.is_learned())
 }
 
+/// Whether `preset` plays by the corner tables, which it then needs (its
+/// own: `EndgameTables(preset=...)`); a `ValueError` for an unknown name.
+#[pyfunction]
+pub(crate) fn uses_corner_tables(preset: &str) -> PyResult<bool> {
+    let preset: Preset = preset.parse().map_err(value_error)?;
+    Ok(preset.uses_corner_tables())
+}
+
 /// The preset `name` names (an old name, `default` or `max`, gives the
 /// preset it names now); a `ValueError` for an unknown name.
 #[pyfunction]

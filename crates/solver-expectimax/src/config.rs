@@ -325,11 +325,16 @@ pub enum Preset {
     /// by the corner tables wherever they apply (the frontends open them
     /// for it; that program's design).
     Corner,
+    /// The corner search of [`Preset::Corner`] playing by the big step
+    /// table (building 512: 21.8 GB on disk, built once; macroxue/2048-ai's
+    /// big build), whose move it plays from odds above
+    /// [`crate::endgame::STEP_MIN_ODDS_LAYERED`].
+    CornerBig,
 }
 
 impl Preset {
     /// Every preset.
-    pub const ALL: [Preset; 7] = [
+    pub const ALL: [Preset; 8] = [
         Preset::Tutorial,
         Preset::Fast,
         Preset::Heuristic,
@@ -337,6 +342,7 @@ impl Preset {
         Preset::Ntuple,
         Preset::NtupleDeep,
         Preset::Corner,
+        Preset::CornerBig,
     ];
 
     /// The old names that still read a preset: the heuristic presets were
@@ -354,6 +360,7 @@ impl Preset {
             Preset::Ntuple => "ntuple",
             Preset::NtupleDeep => "ntuple-deep",
             Preset::Corner => "corner",
+            Preset::CornerBig => "corner-big",
         }
     }
 
@@ -413,7 +420,7 @@ impl Preset {
             // tournament plays a game per core instead. The table is the
             // size of the public program's (4 Mi entries).
             // Five layers always; a time budget (`--time-ms`) adds layers.
-            Preset::Corner => SearchConfig {
+            Preset::Corner | Preset::CornerBig => SearchConfig {
                 algorithm: Algorithm::Corner { prob_cutoff: 1.0 / 512.0 },
                 depth: Depth::AtLeast { min: 5, max: MAX_DEPTH },
                 time_budget: None,
@@ -425,7 +432,7 @@ impl Preset {
 
     /// Whether the preset plays by the corner tables.
     pub const fn uses_corner_tables(self) -> bool {
-        matches!(self, Preset::Corner)
+        matches!(self, Preset::Corner | Preset::CornerBig)
     }
 
     /// Whether the preset searches with the learned network.
@@ -446,12 +453,9 @@ pub struct UnknownPreset(pub String);
 
 impl fmt::Display for UnknownPreset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown preset `{}` (expected tutorial, fast, heuristic, heuristic-max, ntuple, \
-             ntuple-deep or corner)",
-            self.0
-        )
+        let names: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
+        let (last, rest) = names.split_last().expect("presets");
+        write!(f, "unknown preset `{}` (expected {} or {last})", self.0, rest.join(", "))
     }
 }
 

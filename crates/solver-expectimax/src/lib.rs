@@ -45,7 +45,7 @@ pub use config::{
     Algorithm, ConfigError, Depth, LEARNED_HEURISTIC, MAX_DEPTH, MAX_THREADS, Preset, SearchConfig,
     UnknownPreset,
 };
-pub use endgame::STEP_MIN_ODDS;
+pub use endgame::{STEP_MIN_ODDS, STEP_MIN_ODDS_LAYERED};
 pub use eval::{CornerEvaluator, Evaluator, WeightedEvaluator, Weights};
 pub use player::{Choice, ExpectimaxPlayer, Player, RandomPlayer};
 pub use solver::{Decision, ENDGAME_MIN_HEAD, SearchError, SearchThreads, SharedEvaluator, Solver};

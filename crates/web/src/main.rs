@@ -65,9 +65,19 @@ fn open_tables(dir: &std::path::Path) -> anyhow::Result<std::sync::Arc<Endgame>>
             let _ = writeln!(std::io::stderr().lock(), "{line}");
         }
     };
-    // Each preset's in the presets' order, each table once.
+    // Each preset's in the presets' order, each table once; the big step
+    // table (21.8 GB) only where it was built (`lab tables build --preset
+    // corner-big`): a server's start never builds it.
     let mut formations: Vec<Formation> = Vec::new();
-    for formation in engine::Preset::ALL.into_iter().flat_map(|p| engine::formations_for(p, None)) {
+    let built = |f: &Formation| {
+        !f.is_layered()
+            || !matches!(
+                engine::endgame::table_status(dir, *f),
+                engine::endgame::TableStatus::Missing
+            )
+    };
+    let all = engine::Preset::ALL.into_iter().flat_map(|p| engine::formations_for(p, None));
+    for formation in all.filter(built) {
         if !formations.contains(&formation) {
             formations.push(formation);
         }

@@ -153,6 +153,12 @@ impl Searcher {
                 StatusCode::SERVICE_UNAVAILABLE,
                 "tables_unavailable",
                 match &self.corner_place {
+                    // Built by the lab only: 21.8 GB is no button's work.
+                    _ if preset == Preset::CornerBig => format!(
+                        "the {preset} preset plays by the big step table (21.8 GB), which this \
+                         server does not have: build it with `lab tables build --preset \
+                         corner-big`, then start the server with --endgame"
+                    ),
                     Some(_) => format!(
                         "the {preset} preset plays by the corner tables, which are not built \
                          yet: build them from the menu ({})",

@@ -43,7 +43,16 @@ async fn presets_list_every_preset_and_whether_it_can_run() {
         json["presets"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["tutorial", "fast", "heuristic", "heuristic-max", "ntuple", "ntuple-deep", "corner"]
+        [
+            "tutorial",
+            "fast",
+            "heuristic",
+            "heuristic-max",
+            "ntuple",
+            "ntuple-deep",
+            "corner",
+            "corner-big"
+        ]
     );
     for preset in json["presets"].as_array().unwrap() {
         let name = preset["name"].as_str().unwrap();

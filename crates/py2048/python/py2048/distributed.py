@@ -151,14 +151,17 @@ class Player:
             object.__setattr__(self, "tables", os.fspath(self.tables))
         if not self.endgame and (self.tables is not None or self.tables_max_states is not None):
             raise ValueError("tables= and tables_max_states= need endgame=True")
-        if self.preset == "corner" and not self.endgame:
-            raise ValueError("the corner preset plays by the corner tables: endgame=True")
+        if _native.uses_corner_tables(self.preset) and not self.endgame:
+            raise ValueError(
+                f"the {self.preset} preset plays by the corner tables: endgame=True"
+            )
 
     @property
     def tables_preset(self) -> str:
-        """The preset whose tables this player plays by: ``corner`` for the
-        corner preset, the chains' (the heuristic's) for every other."""
-        return "corner" if self.preset == "corner" else "heuristic"
+        """The preset whose tables this player plays by: its own for a
+        corner preset (Rust says which), the chains' (the heuristic's) for
+        every other."""
+        return self.preset if _native.uses_corner_tables(self.preset) else "heuristic"
 
     @property
     def learned(self) -> bool:

@@ -91,7 +91,9 @@ class EndgameTables:
             all, 0.8 GB, built in about two minutes on two cores).
         preset: the preset whose tables these are: ``"corner"`` for the
             corner preset's corner tables (6.7 GB, about fifteen minutes to
-            build), which it needs; the chains' for every other.
+            build), ``"corner-big"`` for those with the big step table (26
+            GB, about fifteen minutes more), which they need; the chains'
+            for every other.
 
     Tables missing from the folder, or damaged, are built there first (a
     line on stderr for each); ``OSError`` if the folder cannot be written.

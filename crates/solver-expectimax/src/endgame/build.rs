@@ -27,13 +27,38 @@
 //! its `h` begins (`Layer::start`) plus the rank of its `l` among the `l` of
 //! the same sum (`Split::rank`), and adding a tile to one cell changes one
 //! of the two parts by that cell's stride.
+//!
+//! The `h` of a layer come in the order of their own tiles' sum (then of
+//! `h`): all those of one high sum `t` take the same count of `l` (those of
+//! sum `s - t`), so where an `h` begins is a formula, not a list
+//! ([`LayerIndex`]). That lets a table too large for memory be written a
+//! layer at a time as it is solved, in this order, and read back without
+//! an index of its own ([`Out::Layered`]).
 
+use std::io;
 use std::ops::Range;
 
 use game_core::Board;
 use rayon::prelude::*;
 
 use super::{Geometry, ONE};
+
+/// The directions in the order a tie goes (up, left, right, down: towards
+/// the formation's corner first, as `pick` breaks ties), as indices of
+/// [`game_core::Direction::ALL`] (up, down, left, right).
+const PREFERENCE: [usize; 4] = [0, 2, 3, 1];
+
+/// A state's byte in a layered table: its best move (bits 6 and 7, an index
+/// of [`game_core::Direction::ALL`]) and its odds in steps of 1/63 (bits 0
+/// to 5), rounded down.
+pub(super) const LAYERED_ONE: u32 = 63;
+
+/// The byte of a state whose best move is `best` (an index of
+/// [`game_core::Direction::ALL`]) at these odds (in steps of 1/65535).
+#[inline]
+fn layered_byte(best: u8, odds: u16) -> u8 {
+    (best << 6) | (u32::from(odds) * LAYERED_ONE / ONE as u32) as u8
+}
 
 #[inline]
 fn tile(e: u8) -> u32 {
@@ -60,8 +85,13 @@ struct Split {
     /// For each `h`: its free cells' tiles on the board, and their sum.
     high_raw: Vec<u64>,
     high_sum: Vec<u32>,
-    /// For each `l`: its rank among the `l` of its sum.
+    /// For each `l`: its rank among the `l` of its sum, and that sum.
     rank: Vec<u32>,
+    low_sum: Vec<u32>,
+    /// The `h` in a layer's order: by their sum, then ascending.
+    order: Vec<u32>,
+    /// For each `h`: its rank among the `h` of its sum.
+    high_rank: Vec<u32>,
     /// The `l` of each sum, ascending: those of sum `s` are
     /// `by_sum[first[s / 2]..first[s / 2 + 1]]`.
     by_sum: Vec<u32>,
@@ -130,6 +160,16 @@ impl Split {
             rank[l] = *at - first[(s / 2) as usize];
             *at += 1;
         }
+        let mut order: Vec<u32> = (0..highs as u32).collect();
+        order.sort_by_key(|&h| (high_sum[h as usize], h));
+        let mut high_rank = vec![0u32; highs];
+        for (i, &h) in order.iter().enumerate() {
+            let prev = i.checked_sub(1).map(|p| order[p] as usize);
+            high_rank[h as usize] = match prev {
+                Some(p) if high_sum[p] == high_sum[h as usize] => high_rank[p] + 1,
+                _ => 0,
+            };
+        }
         let mut digit = [0u8; 16];
         for (j, &c) in g.free.iter().enumerate() {
             digit[c] = j as u8;
@@ -170,6 +210,9 @@ impl Split {
             high_raw,
             high_sum,
             rank,
+            low_sum,
+            order,
+            high_rank,
             by_sum,
             first,
             bytes,
@@ -191,20 +234,17 @@ impl Split {
         }
     }
 
-    /// Where each `h` begins in the layer of `sum`, and the layer's size.
+    /// Where each `h` begins in the layer of `sum` (in the layer's order:
+    /// see the module docs), and the layer's size.
     fn starts(&self, sum: u32) -> (Vec<u32>, usize) {
         let mut at = 0usize;
-        let start = self
-            .high_sum
-            .iter()
-            .map(|&s| {
-                let here = at as u32;
-                if s <= sum {
-                    at += self.lows_of(sum - s).len();
-                }
-                here
-            })
-            .collect();
+        let mut start = vec![0u32; self.highs];
+        for &h in &self.order {
+            start[h as usize] = u32::try_from(at).expect("a layer of fewer than 2^32 states");
+            if let Some(rest) = sum.checked_sub(self.high_sum[h as usize]) {
+                at += self.lows_of(rest).len();
+            }
+        }
         (start, at)
     }
 
@@ -213,11 +253,12 @@ impl Split {
         self.goals.iter().any(|&(mask, tiles)| raw & mask == tiles)
     }
 
-    /// Calls `f(h, l, board)` for each state of sum `sum` whose `h` is in
-    /// `highs`, in the layer's order.
+    /// Calls `f(h, l, board)` for each state of sum `sum` whose `h` has a
+    /// place in `places` of the layer's order of `h`, in the layer's order.
     #[inline]
-    fn each(&self, sum: u32, highs: Range<usize>, mut f: impl FnMut(u32, u32, u64)) {
-        for h in highs {
+    fn each(&self, sum: u32, places: Range<usize>, mut f: impl FnMut(u32, u32, u64)) {
+        for &h in &self.order[places] {
+            let h = h as usize;
             let Some(rem) = sum.checked_sub(self.high_sum[h]) else { continue };
             let high = self.fixed_raw | self.high_raw[h];
             for &l in self.lows_of(rem) {
@@ -226,18 +267,21 @@ impl Split {
         }
     }
 
-    /// The odds of the canonical board `raw`: 1 at the goal, else the best
-    /// move's (0 when every move breaks the formation), as
-    /// [`Geometry::after_odds`] says: the expectation after each move,
-    /// which is a state of the same sum, read in `expected`.
+    /// The odds of the canonical board `raw` and its best move (an index of
+    /// [`game_core::Direction::ALL`], the first in [`PREFERENCE`] on a tie):
+    /// 1 at the goal, else the best move's (0, and up, when every move
+    /// breaks the formation), as [`Geometry::after_odds`] says: the
+    /// expectation after each move, which is a state of the same sum, read
+    /// in `expected`.
     #[inline]
-    fn state(&self, raw: u64, expected: &Expected) -> f32 {
+    fn state(&self, raw: u64, expected: &Expected) -> (f32, u8) {
         if self.is_goal(raw) {
-            return 1.0;
+            return (1.0, 0);
         }
-        let mut best = 0.0;
-        for after in Board::from_raw(raw).slide_each_unscored() {
-            let after = after.raw();
+        let mut best = (0.0, 0);
+        let afters = Board::from_raw(raw).slide_each_unscored();
+        for d in PREFERENCE {
+            let after = afters[d].raw();
             if after == raw {
                 continue;
             }
@@ -248,7 +292,10 @@ impl Split {
             }
             let (l, h) = ((parts & 0xFF_FFFF) as u32, (parts >> 24) as u32);
             let at = expected.start[h as usize] + self.rank[l as usize];
-            best = f32::max(best, expected.odds[at as usize]);
+            let v = expected.odds[at as usize];
+            if v > best.0 {
+                best = (v, d as u8);
+            }
         }
         best
     }
@@ -291,14 +338,16 @@ impl Split {
     }
 
     /// `buf` (a layer of sum `sum`, where each `h` begins at `start`) cut
-    /// into the pieces of `per_piece` values of `h` each.
+    /// into the pieces of `per_piece` places of the layer's order of `h`
+    /// each.
     fn pieces<'a, T>(&self, buf: &'a mut [T], start: &[u32], per_piece: usize) -> Vec<&'a mut [T]> {
         let size = buf.len();
         let mut pieces = Vec::with_capacity(self.highs.div_ceil(per_piece));
         let mut rest = buf;
-        for h0 in (0..self.highs).step_by(per_piece) {
-            let end = start.get(h0 + per_piece).map_or(size, |&s| s as usize);
-            let (mine, after) = rest.split_at_mut(end - start[h0] as usize);
+        let begin = |place: usize| start[self.order[place] as usize] as usize;
+        for p0 in (0..self.highs).step_by(per_piece) {
+            let end = if p0 + per_piece < self.highs { begin(p0 + per_piece) } else { size };
+            let (mine, after) = rest.split_at_mut(end - begin(p0));
             rest = after;
             pieces.push(mine);
         }
@@ -337,9 +386,30 @@ struct Expected<'a> {
 /// gets there sooner. The cost: odds at most one step per sum solved
 /// below the exact ones (docs/endgame.md measures both).
 pub(super) fn solve(g: &Geometry, progress: &(dyn Fn(u64) + Sync)) -> Box<[u16]> {
+    let mut odds = vec![0u16; g.formation.states() as usize];
+    solve_into(g, progress, Out::Dense(&mut odds)).expect("a table in memory writes no file");
+    odds.into_boxed_slice()
+}
+
+/// Where [`solve_into`] puts each layer once solved.
+pub(super) enum Out<'a> {
+    /// Into every state's odds in the table's index order ([`solve`]).
+    Dense(&'a mut [u16]),
+    /// Each layer's bytes (see [`layered_byte`]), from the largest sum
+    /// down, in the layer's order: a table too large for memory, written
+    /// as it is solved and read by [`LayerIndex`]. A failed write ends the
+    /// build.
+    Layered(&'a mut dyn FnMut(&[u8]) -> io::Result<()>),
+}
+
+/// Solves every state, as [`solve`] says, putting each layer `out`.
+pub(super) fn solve_into(
+    g: &Geometry,
+    progress: &(dyn Fn(u64) + Sync),
+    mut out: Out<'_>,
+) -> io::Result<()> {
     let split = Split::new(g);
     let lows = split.lows;
-    let mut odds = vec![0u16; g.formation.states() as usize];
     let top: u32 = g.bound.iter().map(|&b| tile(b)).sum();
     // The layers of the two sums above (2 more, 4 more).
     let mut up = [Layer::default(), Layer::default()];
@@ -347,12 +417,13 @@ pub(super) fn solve(g: &Geometry, progress: &(dyn Fn(u64) + Sync)) -> Box<[u16]>
     // of the layer being solved.
     let mut spare = Vec::new();
     let mut expected: Vec<f32> = Vec::new();
+    let mut bytes: Vec<u8> = Vec::new();
     // Enough pieces of each sum for a few threads to share evenly.
     let per_piece = split.highs.div_ceil(1024);
     let mut done = 0u64;
     for sum in (0..=top).rev().step_by(2) {
         let (start, size) = split.starts(sum);
-        let highs = |i: usize| i * per_piece..((i + 1) * per_piece).min(split.highs);
+        let places = |i: usize| i * per_piece..((i + 1) * per_piece).min(split.highs);
         // First what a move that ends on each state of the sum is worth
         // (a move keeps the sum), then each state's best move.
         expected.clear();
@@ -360,7 +431,7 @@ pub(super) fn solve(g: &Geometry, progress: &(dyn Fn(u64) + Sync)) -> Box<[u16]>
         let pieces = split.pieces(&mut expected, &start, per_piece);
         pieces.into_par_iter().enumerate().for_each(|(i, mine)| {
             let mut at = 0;
-            split.each(sum, highs(i), |h, l, raw| {
+            split.each(sum, places(i), |h, l, raw| {
                 mine[at] = split.expect(raw, l, h, &up);
                 at += 1;
             });
@@ -369,23 +440,46 @@ pub(super) fn solve(g: &Geometry, progress: &(dyn Fn(u64) + Sync)) -> Box<[u16]>
         let mut layer = std::mem::take(&mut spare);
         layer.clear();
         layer.resize(size, 0);
-        // Each piece writes its part of the layer and of the table (the
-        // rows of its `h`).
+        let layered = matches!(out, Out::Layered(_));
+        bytes.clear();
+        bytes.resize(if layered { size } else { 0 }, 0);
         let pieces = split.pieces(&mut layer, &start, per_piece);
-        let rows = odds.chunks_mut(per_piece * lows);
-        pieces.into_par_iter().zip(rows.collect::<Vec<_>>()).enumerate().for_each(
-            |(i, (mine, rows))| {
-                let (h0, mut at) = (i * per_piece, 0);
-                split.each(sum, highs(i), |h, l, raw| {
-                    // Down to a step (`as` truncates and saturates: the
-                    // odds are never negative).
-                    let v = (split.state(raw, &expected) * ONE) as u16;
-                    rows[(h as usize - h0) * lows + l as usize] = v;
-                    mine[at] = v;
-                    at += 1;
+        let byte_pieces = if layered {
+            split.pieces(&mut bytes, &start, per_piece)
+        } else {
+            pieces.iter().map(|_| &mut [][..]).collect()
+        };
+        pieces.into_par_iter().zip(byte_pieces).enumerate().for_each(|(i, (mine, bytes))| {
+            let mut at = 0;
+            split.each(sum, places(i), |_, _, raw| {
+                let (odds, best) = split.state(raw, &expected);
+                // Down to a step (`as` truncates and saturates: the odds
+                // are never negative).
+                let v = (odds * ONE) as u16;
+                mine[at] = v;
+                if let Some(b) = bytes.get_mut(at) {
+                    *b = layered_byte(best, v);
+                }
+                at += 1;
+            });
+        });
+        match &mut out {
+            // Each run of rows (of `h`) copies its states from the layer.
+            Out::Dense(odds) => {
+                odds.par_chunks_mut(per_piece * lows).enumerate().for_each(|(i, rows)| {
+                    let h0 = i * per_piece;
+                    for (r, row) in rows.chunks_mut(lows).enumerate() {
+                        let h = h0 + r;
+                        let Some(rest) = sum.checked_sub(split.high_sum[h]) else { continue };
+                        let from = start[h] as usize;
+                        for (k, &l) in split.lows_of(rest).iter().enumerate() {
+                            row[l as usize] = layer[from + k];
+                        }
+                    }
                 });
-            },
-        );
+            }
+            Out::Layered(write) => write(&bytes)?,
+        }
         done += size as u64;
         let [two, four] = std::mem::take(&mut up);
         up = [Layer { start, odds: layer }, two];
@@ -393,5 +487,73 @@ pub(super) fn solve(g: &Geometry, progress: &(dyn Fn(u64) + Sync)) -> Box<[u16]>
         progress(done);
     }
     debug_assert_eq!(done, g.formation.states());
-    odds.into_boxed_slice()
+    Ok(())
+}
+
+/// Where each state of a layered table ([`Out::Layered`]) is in its file:
+/// the layers from the largest sum down, each in its order (see the module
+/// docs).
+pub(super) struct LayerIndex {
+    split: Split,
+    /// For each sum `s` (at `s / 2`), where its layer begins.
+    base: Vec<u64>,
+    /// For each sum `s` and high sum `t` (at `s / 2 * highs_sums + t / 2`),
+    /// where the `h` of sum `t` begin in the layer of `s`.
+    offset: Vec<u64>,
+    /// The count of high sums (`t / 2` below it).
+    high_sums: usize,
+}
+
+impl LayerIndex {
+    pub(super) fn new(g: &Geometry) -> LayerIndex {
+        let split = Split::new(g);
+        let top: u32 = g.bound.iter().map(|&b| tile(b)).sum();
+        let sums = (top / 2 + 1) as usize;
+        let high_sums = split.high_sum.iter().max().map_or(0, |&t| t / 2 + 1) as usize;
+        let mut highs_of = vec![0u64; high_sums];
+        for &t in &split.high_sum {
+            highs_of[(t / 2) as usize] += 1;
+        }
+        let lows_of = |rest: u32| split.lows_of(rest).len() as u64;
+        let mut offset = vec![0u64; sums * high_sums];
+        let mut size = vec![0u64; sums];
+        for s in 0..sums {
+            let mut at = 0;
+            for t in 0..high_sums.min(s + 1) {
+                offset[s * high_sums + t] = at;
+                at += highs_of[t] * lows_of(2 * (s - t) as u32);
+            }
+            size[s] = at;
+        }
+        // Written from the largest sum down.
+        let mut base = vec![0u64; sums];
+        let mut at = 0;
+        for s in (0..sums).rev() {
+            base[s] = at;
+            at += size[s];
+        }
+        debug_assert_eq!(at, g.formation.states());
+        LayerIndex { split, base, offset, high_sums }
+    }
+
+    /// Where the canonical board `raw`'s state is; `None` when a free tile
+    /// is past its bound.
+    #[inline]
+    pub(super) fn place(&self, raw: u64) -> Option<u64> {
+        let s = &self.split;
+        let parts: u64 = (0..8).map(|b| s.bytes[b][usize::from((raw >> (8 * b)) as u8)]).sum();
+        if parts >= OUTSIDE {
+            return None;
+        }
+        let (l, h) = ((parts & 0xFF_FFFF) as usize, (parts >> 24) as usize);
+        let t = s.high_sum[h];
+        let sum = (s.low_sum[l] + t) / 2;
+        let lows = s.lows_of(s.low_sum[l]).len() as u64;
+        Some(
+            self.base[sum as usize]
+                + self.offset[sum as usize * self.high_sums + (t / 2) as usize]
+                + u64::from(s.high_rank[h]) * lows
+                + u64::from(s.rank[l]),
+        )
+    }
 }

@@ -5,7 +5,9 @@
 //! cells, the goal, the shape (0 for a chain, 1 for the corner step, 2 for
 //! the corner block), five zero bytes, the state count and a checksum of
 //! the odds, all little-endian) followed by every state's odds as a
-//! little-endian `u16`.
+//! little-endian `u16`. A layered table ([`Formation::is_layered`]) has the
+//! magic `2048EGT3` and a byte for each state (its best move and odds),
+//! in the order its layers were built.
 //!
 //! A program holds a file's bytes as [`Opening::hold`] says: read into its
 //! memory ([`read_whole`]) or mapped by the engine, so that the programs
@@ -34,12 +36,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{Endgame, Formation, Full, Geometry, Odds, Shape, Table};
+use super::{Endgame, Formation, Full, Geometry, Odds, Shape, Table, build};
 
 /// The last byte counts the format: 1 held odds rounded to the nearest
 /// step, 2 rounded down (see `build::solve`); a file of another format is
-/// refused, and so built again.
+/// refused, and so built again. [`LAYERED`] is the layered tables'.
 const MAGIC: &[u8; 8] = b"2048EGT2";
+
+/// The format byte of a layered table's magic.
+const LAYERED: u8 = b'3';
 pub(super) const HEADER: usize = 32;
 
 /// Why a table file was refused.
@@ -294,7 +299,7 @@ fn header(bytes: &[u8], len: u64) -> Result<(Formation, u64), TableError> {
     if bytes.len() < 8 || bytes[..7] != MAGIC[..7] {
         return Err(TableError::NotATable);
     }
-    if bytes[7] != MAGIC[7] {
+    if bytes[7] != MAGIC[7] && bytes[7] != LAYERED {
         return Err(TableError::Format(bytes[7]));
     }
     if bytes.len() < HEADER {
@@ -304,6 +309,7 @@ fn header(bytes: &[u8], len: u64) -> Result<(Formation, u64), TableError> {
         0 => Formation::new(usize::from(bytes[8]), bytes[9]),
         1 if usize::from(bytes[8]) == super::STEP.len() => Formation::step(bytes[9]),
         2 if usize::from(bytes[8]) == super::BLOCK.len() => Formation::block(bytes[9]),
+        3 if usize::from(bytes[8]) == super::BLOCK.len() => Formation::collapse(bytes[9]),
         kind => {
             return Err(TableError::Header(format!(
                 "no formation has shape {kind} and {} fixed cells",
@@ -319,7 +325,10 @@ fn header(bytes: &[u8], len: u64) -> Result<(Formation, u64), TableError> {
             formation.states()
         )));
     }
-    let expected = HEADER as u64 + 2 * states;
+    if (bytes[7] == LAYERED) != formation.is_layered() {
+        return Err(TableError::Format(bytes[7]));
+    }
+    let expected = file_bytes(formation);
     if len < expected {
         return Err(TableError::Truncated { expected, found: len });
     }
@@ -336,11 +345,16 @@ impl Table {
     /// # Errors
     /// The writer's; [`io::ErrorKind::InvalidInput`] for a compact table.
     pub fn write_to(&self, w: &mut impl Write) -> io::Result<()> {
-        let Odds::Full(full) = &self.odds else {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "a compact table is written with its set (Endgame::write_compact)",
-            ));
+        let full = match &self.odds {
+            Odds::Full(full) => full,
+            // Its bytes are a whole file's, header included.
+            Odds::Layered(layered) => return w.write_all((*layered.bytes).as_ref()),
+            Odds::Kept(_) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "a compact table is written with its set (Endgame::write_compact)",
+                ));
+            }
         };
         match full {
             Full::Built(odds) => write_odds(w, &header_of(self.formation(), odds), odds),
@@ -360,26 +374,83 @@ impl Table {
         if checksum_of(&mut &all[HEADER..], (all.len() - HEADER) as u64)? != sum {
             return Err(TableError::Checksum);
         }
-        Ok(Table { geometry: Geometry::new(formation), odds: Odds::Full(Full::File(bytes)) })
+        Ok(Table::of_file(formation, bytes))
+    }
+
+    /// The table of `formation` in `bytes`, a whole file already checked.
+    fn of_file(formation: Formation, bytes: TableBytes) -> Table {
+        if formation.is_layered() {
+            Table::layered(formation, bytes)
+        } else {
+            Table { geometry: Geometry::new(formation), odds: Odds::Full(Full::File(bytes)) }
+        }
+    }
+}
+
+/// The file header of `f`'s layered table of these bytes (see the module
+/// docs).
+pub(super) fn layered_header(f: Formation, bytes: &[u8]) -> [u8; HEADER] {
+    let mut sum = Streamed::default();
+    sum.feed(bytes);
+    header_with(f, LAYERED, bytes.len() as u64, sum.finish())
+}
+
+/// A file header: the formation `f`, format byte `format`, `states` and
+/// the checksum `sum`.
+fn header_with(f: Formation, format: u8, states: u64, sum: u64) -> [u8; HEADER] {
+    let mut header = [0u8; HEADER];
+    header[..7].copy_from_slice(&MAGIC[..7]);
+    header[7] = format;
+    header[8] = f.fixed() as u8;
+    header[9] = f.goal();
+    header[10] = f.shape().code();
+    header[16..24].copy_from_slice(&states.to_le_bytes());
+    header[24..32].copy_from_slice(&sum.to_le_bytes());
+    header
+}
+
+/// A [`Checksum`] of bytes that come in pieces of any length, the same as
+/// of the bytes in one piece.
+#[derive(Default)]
+struct Streamed {
+    sum: Option<Checksum>,
+    /// The bytes of a word begun and not ended.
+    carry: [u8; 8],
+    held: usize,
+}
+
+impl Streamed {
+    fn feed(&mut self, mut bytes: &[u8]) {
+        let sum = self.sum.get_or_insert_with(Checksum::new);
+        if self.held > 0 {
+            let take = (8 - self.held).min(bytes.len());
+            self.carry[self.held..self.held + take].copy_from_slice(&bytes[..take]);
+            self.held += take;
+            bytes = &bytes[take..];
+            if self.held < 8 {
+                return;
+            }
+            sum.word(u64::from_le_bytes(self.carry));
+            self.held = 0;
+        }
+        let whole = bytes.len() / 8 * 8;
+        sum.bytes(&bytes[..whole]);
+        self.held = bytes.len() - whole;
+        self.carry[..self.held].copy_from_slice(&bytes[whole..]);
+    }
+
+    fn finish(self) -> u64 {
+        let mut sum = self.sum.unwrap_or_else(Checksum::new);
+        sum.bytes(&self.carry[..self.held]);
+        sum.finish()
     }
 }
 
 /// The file header of `f`'s table of these odds.
 fn header_of(f: Formation, odds: &[u16]) -> [u8; HEADER] {
-    let mut header = [0u8; HEADER];
-    header[..8].copy_from_slice(MAGIC);
-    header[8] = f.fixed() as u8;
-    header[9] = f.goal();
-    header[10] = match f.shape() {
-        Shape::Snake(_) => 0,
-        Shape::Step => 1,
-        Shape::Block => 2,
-    };
-    header[16..24].copy_from_slice(&(odds.len() as u64).to_le_bytes());
     let mut sum = Checksum::new();
     sum.odds(odds);
-    header[24..32].copy_from_slice(&sum.finish().to_le_bytes());
-    header
+    header_with(f, MAGIC[7], odds.len() as u64, sum.finish())
 }
 
 /// Writes a table file: `header`, then `odds`.
@@ -452,7 +523,7 @@ fn open_file(
             found: (*bytes).as_ref().len() as u64,
         });
     }
-    Ok(Table { geometry: Geometry::new(formation), odds: Odds::Full(Full::File(bytes)) })
+    Ok(Table::of_file(formation, bytes))
 }
 
 /// The check stamp of the table file `path`.
@@ -504,6 +575,16 @@ fn write_new(
     sink: &Sink,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
+    write_new_then(path, sink, |w| write(w).map(|()| None))
+}
+
+/// [`write_new`], where `write` may give bytes to write over the file's
+/// start once the rest is written (a header that says what followed).
+fn write_new_then(
+    path: &Path,
+    sink: &Sink,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<Option<[u8; HEADER]>>,
+) -> io::Result<()> {
     static WRITES: AtomicU64 = AtomicU64::new(0);
     let n = WRITES.fetch_add(1, Ordering::Relaxed);
     let mut tmp = path.as_os_str().to_owned();
@@ -512,9 +593,14 @@ fn write_new(
     let result = fs::File::create(&tmp).and_then(|file| {
         let synced = file.try_clone()?;
         let mut w = sink(file);
-        write(&mut w)?;
+        let start = write(&mut w)?;
         w.flush()?;
         drop(w);
+        if let Some(start) = start {
+            let mut file = &synced;
+            file.rewind()?;
+            file.write_all(&start)?;
+        }
         synced.sync_all()?;
         fs::rename(&tmp, path)
     });
@@ -631,6 +717,7 @@ pub fn file_name(formation: Formation) -> String {
         Shape::Snake(n) => format!("snake-{n:02}-{:02}.egt", formation.goal()),
         Shape::Step => format!("step-{:02}.egt", formation.goal()),
         Shape::Block => format!("block-{:02}.egt", formation.goal()),
+        Shape::Collapse => format!("collapse-{:02}.egt", formation.goal()),
     }
 }
 
@@ -709,7 +796,8 @@ impl OpenEvent<'_> {
 
 /// The bytes of `formation`'s table file.
 pub fn file_bytes(formation: Formation) -> u64 {
-    HEADER as u64 + 2 * formation.states()
+    let per_state = if formation.is_layered() { 1 } else { 2 };
+    HEADER as u64 + per_state * formation.states()
 }
 
 /// What a folder holds of one table, as far as its header and check stamp
@@ -778,8 +866,25 @@ pub fn default_formations(max_states: Option<u64>) -> Vec<Formation> {
 /// of at most that many states (a smaller set that plays worse, for little
 /// memory or a quick test). docs/endgame.md measures their size and build.
 pub fn corner_formations(max_states: Option<u64>) -> Vec<Formation> {
+    corner_formations_to(7, max_states)
+}
+
+/// The corner tables with the big step table, building 512 (21.8 GB,
+/// layered: macroxue/2048-ai's big build), and the final collapse's
+/// anchored at 512 (3.5 GB, layered); with `max_states`, the largest of
+/// each shape within it, as [`corner_formations`] says.
+pub fn corner_big_formations(max_states: Option<u64>) -> Vec<Formation> {
     let fits = |f: &Formation| max_states.is_none_or(|m| f.states() <= m);
-    let step = (4..=7).rev().filter_map(|g| Formation::step(g).ok()).find(fits);
+    let collapse = (4..=9).rev().filter_map(|g| Formation::collapse(g).ok()).find(fits);
+    let mut out = corner_formations_to(9, max_states);
+    out.extend(collapse);
+    out
+}
+
+/// The corner tables with a step building at most `2^step`.
+fn corner_formations_to(step: u8, max_states: Option<u64>) -> Vec<Formation> {
+    let fits = |f: &Formation| max_states.is_none_or(|m| f.states() <= m);
+    let step = (4..=step).rev().filter_map(|g| Formation::step(g).ok()).find(fits);
     let block = (5..=10).rev().filter_map(|g| Formation::block(g).ok()).find(fits);
     step.into_iter().chain(block).collect()
 }
@@ -875,11 +980,29 @@ impl Endgame {
                 event(OpenEvent::Starting { tables: todo.len(), states, bytes });
             }
             let total = formation.states();
-            let odds = super::build::solve(&Geometry::new(formation), &|done| {
-                event(OpenEvent::Building { formation, done, total });
-            });
-            let header = header_of(formation, &odds);
-            write_new(&path, sink, |w| write_odds(w, &header, &odds)).map_err(io_err(&path))?;
+            let progress = |done| event(OpenEvent::Building { formation, done, total });
+            let geometry = Geometry::new(formation);
+            let mut header = [0u8; HEADER];
+            // A layered table goes to its file a layer at a time as it is
+            // solved; the others are solved in memory, then written.
+            write_new_then(&path, sink, |w| {
+                if formation.is_layered() {
+                    w.write_all(&header)?;
+                    let mut sum = Streamed::default();
+                    let mut layer = |bytes: &[u8]| {
+                        sum.feed(bytes);
+                        w.write_all(bytes)
+                    };
+                    build::solve_into(&geometry, &progress, build::Out::Layered(&mut layer))?;
+                    header = header_with(formation, LAYERED, total, sum.finish());
+                    Ok(Some(header))
+                } else {
+                    let odds = build::solve(&geometry, &progress);
+                    header = header_of(formation, &odds);
+                    write_odds(w, &header, &odds).map(|()| None)
+                }
+            })
+            .map_err(io_err(&path))?;
             // Its stamp: the file holds what was checksummed in memory.
             let meta = fs::metadata(&path).map_err(io_err(&path))?;
             let sum = u64::from_le_bytes(header[24..32].try_into().expect("8 bytes"));
@@ -888,8 +1011,7 @@ impl Endgame {
             }
             event(OpenEvent::Written(formation, &path));
             // Held as every other table (mapped, where the program maps
-            // them), and the memory of the build given back.
-            drop(odds);
+            // them); the memory of the build was given back.
             let stamped = Opening { check: Check::Stamped, ..opening };
             let table = open_file(&path, formation, stamped, &|| {}).map_err(|e| {
                 io_err(&path)(io::Error::other(format!("the table just written: {e}")))

@@ -21,7 +21,7 @@ use std::io::{self, Read, Write};
 
 use game_core::Direction;
 
-use super::{Endgame, Formation, Geometry, Moves, ONE, Odds, Shape, Table, TableError};
+use super::{Endgame, Formation, Geometry, Moves, ONE, Odds, Table, TableError};
 
 const MAGIC: &[u8; 8] = b"2048EGK1";
 const HEADER: usize = 32;
@@ -162,18 +162,14 @@ impl Table {
         match &self.odds {
             Odds::Full(full) => full.len() as u64,
             Odds::Kept(kept) => kept.len() as u64,
+            Odds::Layered(layered) => layered.len() as u64,
         }
     }
 }
 
 /// The formation's bytes 8 to 10 of a header: fixed cells, goal, shape.
 fn formation_bytes(f: Formation) -> [u8; 3] {
-    let shape = match f.shape() {
-        Shape::Snake(_) => 0,
-        Shape::Step => 1,
-        Shape::Block => 2,
-    };
-    [f.fixed() as u8, f.goal(), shape]
+    [f.fixed() as u8, f.goal(), f.shape().code()]
 }
 
 /// A 64-bit checksum of a compact table's contents, as the full tables'

@@ -52,16 +52,18 @@ use game_core::{Board, Direction};
 
 pub use file::{
     CACHE_FOLDER, Check, EndgameError, OpenEvent, Opening, TableBytes, TableError, TableStatus,
-    corner_formations, default_formations, file_bytes, file_name, read_whole, size_text,
-    space_unknown, table_status,
+    corner_big_formations, corner_formations, default_formations, file_bytes, file_name,
+    read_whole, size_text, space_unknown, table_status,
 };
 
 /// The snake path: the cells (`row * 4 + col`) a chain runs along, from the
 /// corner at row 0, column 0.
 pub const SNAKE: [usize; 16] = [0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12];
 
-/// The most states a table may have: its index is a `u32`, and a table of
-/// 2^31 states would take 4 GiB on disk.
+/// The most states a table held in its index order may have: its index
+/// is a `u32`, and a table of 2^31 states takes 4 GiB on disk. Only the
+/// corner step's largest tables have more: they are *layered* (see
+/// [`Formation::is_layered`]).
 pub const MAX_STATES: u64 = 1 << 31;
 
 /// The probability of a 4 among spawned tiles that every table assumes
@@ -136,6 +138,12 @@ pub const STEP_GOAL: usize = 6;
 /// (macroxue/2048-ai's threshold).
 pub const STEP_MIN_ODDS: f64 = 0.9;
 
+/// [`STEP_MIN_ODDS`] where the step's table is layered (building 256 or
+/// 512): that table plays far more of the game, up to the 512 that with
+/// the block's 1024 chain makes the next large tile, and macroxue/2048-ai
+/// plays its big table from these odds up (its 2022 results).
+pub const STEP_MIN_ODDS_LAYERED: f64 = 0.1;
+
 /// The cells of the corner block (`row * 4 + col`): three along row 0 from
 /// the corner and three along row 1.
 pub const BLOCK: [usize; 6] = [0, 1, 2, 4, 5, 6];
@@ -162,6 +170,25 @@ pub enum Shape {
     /// hold at most a half (column 0 of row 2, row 0 of column 3), a
     /// quarter (beside those) or an eighth. macroxue/2048-ai's formation.
     Block,
+    /// The block's cells and goal, every free cell holding at most a half:
+    /// the final collapse, where the chain down to the anchor is built and
+    /// the other ten cells fill up with tiles the block's bounds refuse
+    /// (2048EndgameTablebase's tables of that phase fix six tiles in a 2x3
+    /// corner and bound ten cells by 256 alike). Anchored at 512: 9^10
+    /// states, layered.
+    Collapse,
+}
+
+impl Shape {
+    /// The shape's byte in a file's header.
+    pub(super) fn code(self) -> u8 {
+        match self {
+            Shape::Snake(_) => 0,
+            Shape::Step => 1,
+            Shape::Block => 2,
+            Shape::Collapse => 3,
+        }
+    }
 }
 
 /// A situation a table solves: the tiles of some cells fixed (a [`Shape`]),
@@ -179,11 +206,12 @@ pub enum FormationError {
     /// The chain must hold 2 to 14 cells (so that two are free).
     Fixed(usize),
     /// The goal's exponent must be 2 to 13 (a 4 to an 8192) for a chain, 4
-    /// to 7 for the step, 5 to 10 for the block: spawned tiles fit under
+    /// to 9 for the step, 5 to 10 for the block, 4 to 9 for the final
+    /// collapse: spawned tiles fit under
     /// every bound, the fixed tiles above the goal, and the table within
-    /// [`MAX_STATES`].
+    /// [`MAX_STATES`] (the step's, within what a layered table holds).
     Goal(u8),
-    /// More than [`MAX_STATES`] states.
+    /// More than [`MAX_STATES`] states (for a chain or a block).
     TooLarge {
         /// The states it would have.
         states: u128,
@@ -199,8 +227,8 @@ impl fmt::Display for FormationError {
             FormationError::Goal(e) => {
                 write!(
                     f,
-                    "a goal tile is 4 to 8192 for a chain, 16 to 128 for the step and \
-                     32 to 1024 for the block, not 2^{e}"
+                    "a goal tile is 4 to 8192 for a chain, 16 to 512 for the step, \
+                     32 to 1024 for the block and 16 to 512 for the final collapse, not 2^{e}"
                 )
             }
             FormationError::TooLarge { states } => {
@@ -228,12 +256,14 @@ impl Formation {
         Formation { shape: Shape::Snake(fixed as u8), goal }.checked()
     }
 
-    /// The corner step ([`Shape::Step`]) building `2^goal`.
+    /// The corner step ([`Shape::Step`]) building `2^goal`. Building 256
+    /// and 512, its tables are layered ([`Formation::is_layered`]): 5.7 and
+    /// 21.8 billion states, a byte each.
     ///
     /// # Errors
-    /// [`FormationError::Goal`] when `goal` is outside 4 to 7.
+    /// [`FormationError::Goal`] when `goal` is outside 4 to 9.
     pub fn step(goal: u8) -> Result<Formation, FormationError> {
-        if !(4..=7).contains(&goal) {
+        if !(4..=9).contains(&goal) {
             return Err(FormationError::Goal(goal));
         }
         Formation { shape: Shape::Step, goal }.checked()
@@ -250,9 +280,21 @@ impl Formation {
         Formation { shape: Shape::Block, goal }.checked()
     }
 
+    /// The final collapse ([`Shape::Collapse`]) whose anchor is `2^goal`.
+    ///
+    /// # Errors
+    /// [`FormationError::Goal`] when `goal` is outside 4 to 9.
+    pub fn collapse(goal: u8) -> Result<Formation, FormationError> {
+        if !(4..=9).contains(&goal) {
+            return Err(FormationError::Goal(goal));
+        }
+        Formation { shape: Shape::Collapse, goal }.checked()
+    }
+
     fn checked(self) -> Result<Formation, FormationError> {
         let states = self.bounds().iter().map(|&(_, b)| u128::from(b) + 1).product::<u128>();
-        if states > u128::from(MAX_STATES) {
+        let layered = matches!(self.shape, Shape::Step | Shape::Collapse);
+        if states > u128::from(MAX_STATES) && !layered {
             return Err(FormationError::TooLarge { states });
         }
         Ok(self)
@@ -268,7 +310,7 @@ impl Formation {
         match self.shape {
             Shape::Snake(n) => usize::from(n),
             Shape::Step => STEP.len(),
-            Shape::Block => BLOCK.len(),
+            Shape::Block | Shape::Collapse => BLOCK.len(),
         }
     }
 
@@ -287,7 +329,7 @@ impl Formation {
         match self.shape {
             Shape::Snake(n) => &SNAKE[..usize::from(n)],
             Shape::Step => &STEP,
-            Shape::Block => &BLOCK,
+            Shape::Block | Shape::Collapse => &BLOCK,
         }
     }
 
@@ -308,6 +350,7 @@ impl Formation {
                     (c, bound)
                 })
                 .collect(),
+            Shape::Collapse => (0..16).filter(|c| !BLOCK.contains(c)).map(|c| (c, g - 1)).collect(),
             Shape::Block => (0..16)
                 .filter(|c| !BLOCK.contains(c))
                 .map(|c| {
@@ -351,7 +394,7 @@ impl Formation {
             .collect(),
             // Half, quarter and an eighth along row 2 from column 0 with
             // the second eighth beside the first; or the same down column 3.
-            Shape::Block => {
+            Shape::Block | Shape::Collapse => {
                 let (h, q, e) = (g - 1, g - 2, g - 3);
                 vec![
                     vec![(8, h), (9, q), (10, e), (14, e)],
@@ -380,6 +423,25 @@ impl Formation {
     pub fn states(self) -> u64 {
         self.bounds().iter().map(|&(_, b)| u64::from(b) + 1).product()
     }
+
+    /// Whether its table is *layered*: more states than [`MAX_STATES`], so
+    /// built a layer at a time straight to its file (never whole in
+    /// memory), and holding for each state a byte, its best move and its
+    /// odds in steps of 1/63, instead of two bytes of odds. Such a table
+    /// advises the move it stored; the other moves' odds are not kept.
+    pub fn is_layered(self) -> bool {
+        self.states() > layered_above()
+    }
+}
+
+/// The most states of a table held in index order: [`MAX_STATES`], but in
+/// the tests that build small layered tables through the files' path.
+fn layered_above() -> u64 {
+    #[cfg(test)]
+    if let Some(n) = tests::LAYERED_ABOVE.get() {
+        return n;
+    }
+    MAX_STATES
 }
 
 impl fmt::Display for Formation {
@@ -388,6 +450,7 @@ impl fmt::Display for Formation {
             Shape::Snake(n) => write!(f, "chain of {n} ending in {}", 1u32 << self.goal),
             Shape::Step => write!(f, "corner step building {}", 1u32 << self.goal),
             Shape::Block => write!(f, "corner block anchored at {}", 1u32 << self.goal),
+            Shape::Collapse => write!(f, "final collapse anchored at {}", 1u32 << self.goal),
         }
     }
 }
@@ -444,7 +507,9 @@ impl Geometry {
             // Cells 0 1 2 / 4 5 6: neighbours differ, all above every free
             // cell's bound (the table's odds do not depend on which holds
             // the anchor).
-            Shape::Block => vec![goal + 2, goal + 1, goal + 2, goal + 1, goal + 2, goal + 1],
+            Shape::Block | Shape::Collapse => {
+                vec![goal + 2, goal + 1, goal + 2, goal + 1, goal + 2, goal + 1]
+            }
         };
         let mut fixed_mask = 0;
         let mut fixed_raw = 0;
@@ -554,6 +619,48 @@ enum Odds {
     Full(Full),
     /// Some states' odds of each move.
     Kept(kept::Kept),
+    /// Every state's best move and odds, layer by layer (its index is
+    /// large: boxed).
+    Layered(Box<Layered>),
+}
+
+/// A layered table ([`Formation::is_layered`]): a file's bytes (its header,
+/// then a byte for each state, where [`build::LayerIndex`] says), whether
+/// read, mapped or built in memory.
+struct Layered {
+    bytes: TableBytes,
+    index: build::LayerIndex,
+}
+
+impl Layered {
+    /// The best move (an index of [`Direction::ALL`]) and the odds of the
+    /// canonical board `raw`; `None` when a free tile is past its bound.
+    #[inline]
+    fn get(&self, raw: u64) -> Option<(usize, f32)> {
+        let at = file::HEADER as u64 + self.index.place(raw)?;
+        let byte = (*self.bytes).as_ref()[usize::try_from(at).ok()?];
+        let odds = f32::from(byte & 0x3F) / build::LAYERED_ONE as f32;
+        Some((usize::from(byte >> 6), odds))
+    }
+
+    fn len(&self) -> usize {
+        (*self.bytes).as_ref().len() - file::HEADER
+    }
+}
+
+/// Two layered tables are equal when their bytes are.
+impl PartialEq for Layered {
+    fn eq(&self, other: &Layered) -> bool {
+        (*self.bytes).as_ref() == (*other.bytes).as_ref()
+    }
+}
+
+impl Eq for Layered {}
+
+impl fmt::Debug for Layered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} states, layered", self.len())
+    }
 }
 
 /// Every state's odds, however they are held.
@@ -618,11 +725,40 @@ const ONE: f32 = 65535.0;
 
 impl Table {
     /// Solves `formation` (see the module docs), on rayon's threads;
-    /// `progress` hears the states done so far, now and then.
+    /// `progress` hears the states done so far, now and then. A layered
+    /// formation's table is built in memory too (a byte a state): the
+    /// frontends build those into their files ([`Endgame::open`]).
     pub fn build(formation: Formation, progress: &(dyn Fn(u64) + Sync)) -> Table {
+        if formation.is_layered() {
+            return Table::build_layered(formation, progress);
+        }
         let geometry = Geometry::new(formation);
         let odds = Odds::Full(Full::Built(build::solve(&geometry, progress)));
         Table { geometry, odds }
+    }
+
+    /// `formation`'s table as a layered table, whatever its size (the
+    /// tests compare the two kinds on small formations).
+    fn build_layered(formation: Formation, progress: &(dyn Fn(u64) + Sync)) -> Table {
+        let geometry = Geometry::new(formation);
+        let mut bytes = vec![0u8; file::HEADER];
+        let mut write = |layer: &[u8]| {
+            bytes.extend_from_slice(layer);
+            Ok(())
+        };
+        build::solve_into(&geometry, progress, build::Out::Layered(&mut write))
+            .expect("writing to memory cannot fail");
+        let header = file::layered_header(formation, &bytes[file::HEADER..]);
+        bytes[..file::HEADER].copy_from_slice(&header);
+        Table::layered(formation, std::sync::Arc::new(bytes))
+    }
+
+    /// The layered table of `formation` in `bytes` (a file's, header
+    /// included, already checked).
+    fn layered(formation: Formation, bytes: TableBytes) -> Table {
+        let geometry = Geometry::new(formation);
+        let index = build::LayerIndex::new(&geometry);
+        Table { geometry, odds: Odds::Layered(Box::new(Layered { bytes, index })) }
     }
 
     /// The formation.
@@ -636,13 +772,14 @@ impl Table {
         match &self.odds {
             Odds::Full(full) => full.len() * 2,
             Odds::Kept(kept) => kept.bytes(),
+            Odds::Layered(layered) => layered.len(),
         }
     }
 
     /// Whether the table holds every state (else it is compact: it answers
     /// only the states it kept).
     pub fn is_full(&self) -> bool {
-        matches!(self.odds, Odds::Full(_))
+        matches!(self.odds, Odds::Full(_) | Odds::Layered(_))
     }
 
     /// The odds of each direction on `raw`, whose chain is this formation's
@@ -652,18 +789,33 @@ impl Table {
     fn odds_of_moves(&self, raw: u64) -> Option<Moves> {
         let g = &self.geometry;
         let raw = g.canonical(raw);
-        let idx = g.index(raw)?;
-        if g.is_goal(raw) {
-            return None;
-        }
         match &self.odds {
             Odds::Full(full) => {
+                g.index(raw)?;
+                if g.is_goal(raw) {
+                    return None;
+                }
                 let afters = Board::from_raw(raw).slide_each_unscored();
                 let read = |i: usize| f32::from(full.get(i)) / ONE;
                 let odds = afters.map(|after| g.after_odds(raw, after.raw(), read));
                 Some(Moves { odds, best: None })
             }
-            Odds::Kept(kept) => kept.moves(g, idx, raw),
+            Odds::Kept(kept) => {
+                let idx = g.index(raw)?;
+                if g.is_goal(raw) {
+                    return None;
+                }
+                kept.moves(g, idx, raw)
+            }
+            Odds::Layered(layered) => {
+                let (best, p) = layered.get(raw)?;
+                if g.is_goal(raw) || p == 0.0 {
+                    return None;
+                }
+                let mut odds = [None; 4];
+                odds[best] = Some(p);
+                Some(Moves { odds, best: Some(Direction::ALL[best]) })
+            }
         }
     }
 
@@ -673,14 +825,18 @@ impl Table {
     pub fn odds(&self, board: Board) -> Option<f64> {
         let g = &self.geometry;
         let raw = g.canonical(board.raw());
-        let idx = g.index(raw)?;
         match &self.odds {
-            Odds::Full(full) => Some(f64::from(full.get(idx as usize)) / f64::from(ONE)),
-            Odds::Kept(_) if g.is_goal(raw) => Some(1.0),
+            Odds::Full(full) => {
+                let idx = g.index(raw)?;
+                Some(f64::from(full.get(idx as usize)) / f64::from(ONE))
+            }
+            Odds::Kept(_) if g.is_goal(raw) => g.index(raw).map(|_| 1.0),
             Odds::Kept(kept) => {
+                let idx = g.index(raw)?;
                 let best = kept.moves(g, idx, raw)?.odds.into_iter().flatten().fold(0.0, f32::max);
                 Some(f64::from(best))
             }
+            Odds::Layered(layered) => layered.get(raw).map(|(_, p)| f64::from(p)),
         }
     }
 }
@@ -852,7 +1008,8 @@ impl Endgame {
     pub fn advise_step(&self, board: Board) -> Option<Advice> {
         let table = self.largest(Shape::Step)?;
         let top = table.formation().goal();
-        self.advise_corner(board, |raw| step_fits(raw, top).then_some(table))
+        let relaxed = table.formation().is_layered();
+        self.advise_corner(board, |raw| step_fits(raw, top, relaxed).then_some(table))
     }
 
     /// The corner block's move for `board`, read in the largest block
@@ -869,13 +1026,31 @@ impl Endgame {
         self.advise_corner(board, |raw| block_fits(raw, top).then_some(table))
     }
 
+    /// The final collapse's move for `board`, read in the largest collapse
+    /// table held: where [`Endgame::advise_block`] would read the block,
+    /// but with every free cell within half the anchor (the block's bounds
+    /// or not), the anchor at most the table's.
+    pub fn advise_collapse(&self, board: Board) -> Option<Advice> {
+        let table = self.largest(Shape::Collapse)?;
+        let top = table.formation().goal();
+        self.advise_corner(board, |raw| collapse_fits(raw, top).then_some(table))
+    }
+
     /// The move the corner search plays by its tables on `board`: the
-    /// step's when its odds are at least [`STEP_MIN_ODDS`], else the
-    /// block's (macroxue/2048-ai's order); `None` when neither applies with
-    /// odds above 0, and the search decides.
+    /// step's when its odds are at least [`STEP_MIN_ODDS`] (above
+    /// [`STEP_MIN_ODDS_LAYERED`] for a layered step table), else the
+    /// final collapse's where a collapse table is held and some move keeps
+    /// it with odds above 0 (it holds every state the block's table would
+    /// read for its anchors, and more), else the block's (macroxue/2048-ai's
+    /// order); `None` when none applies with odds above 0, and the search
+    /// decides.
     pub fn corner_move(&self, board: Board) -> Option<Advice> {
+        let layered = self.largest(Shape::Step).is_some_and(|t| t.formation().is_layered());
         self.advise_step(board)
-            .filter(|a| a.odds >= STEP_MIN_ODDS)
+            .filter(
+                |a| if layered { a.odds > STEP_MIN_ODDS_LAYERED } else { a.odds >= STEP_MIN_ODDS },
+            )
+            .or_else(|| self.advise_collapse(board).filter(|a| a.odds > 0.0))
             .or_else(|| self.advise_block(board))
             .filter(|a| a.odds > 0.0)
     }
@@ -891,8 +1066,14 @@ impl Endgame {
             return out;
         }
         for shape in [Shape::Step, Shape::Block] {
-            let fits = if shape == Shape::Step { step_fits } else { block_fits };
+            let fits = |raw, top| {
+                if shape == Shape::Step { step_fits(raw, top, false) } else { block_fits(raw, top) }
+            };
             let Some(table) = self.largest(shape) else { continue };
+            // A layered table is not kept compact: its index is no `u32`.
+            if table.formation().is_layered() {
+                continue;
+            }
             let (g, top) = (&table.geometry, table.formation().goal());
             for sym in board.symmetries() {
                 let raw = sym.raw();
@@ -942,8 +1123,12 @@ impl Endgame {
 }
 
 /// Whether `raw` (one symmetry of a board) is read by the step table
-/// building `2^top`: see [`Endgame::advise_step`].
-fn step_fits(raw: u64, top: u8) -> bool {
+/// building `2^top`: see [`Endgame::advise_step`]. `relaxed` (the reading
+/// of a layered table, macroxue/2048-ai's with its big table) also takes
+/// the board's own goal as built when its tile stands in the goal cell and
+/// a second one in column 3 or row 2 (cells 3, 7 and 8 to 11): the two
+/// merge without the step's help, and the block or the search plays them.
+fn step_fits(raw: u64, top: u8, relaxed: bool) -> bool {
     let c = |i| nibble(raw, i);
     let equal = [(0, 1), (1, 2), (0, 4), (1, 5), (2, 5)];
     if equal.iter().any(|&(a, b)| c(a) == c(b)) {
@@ -961,12 +1146,25 @@ fn step_fits(raw: u64, top: u8) -> bool {
     }
     let bounds = Formation { shape: Shape::Step, goal: smaller.min(top) };
     let own = Formation { shape: Shape::Step, goal };
-    bounds.holds(raw) && !own.reached(raw)
+    let second = || c(STEP_GOAL) == goal && [3, 7, 8, 9, 10, 11].iter().any(|&i| c(i) == goal);
+    bounds.holds(raw) && !own.reached(raw) && !(relaxed && second())
 }
 
 /// Whether `raw` (one symmetry of a board) is read by the block table
 /// anchored at `2^top`: see [`Endgame::advise_block`].
 fn block_fits(raw: u64, top: u8) -> bool {
+    block_fits_as(raw, top, Shape::Block)
+}
+
+/// Whether `raw` (one symmetry of a board) is read by the collapse table
+/// anchored at `2^top`: see [`Endgame::advise_collapse`].
+fn collapse_fits(raw: u64, top: u8) -> bool {
+    block_fits_as(raw, top, Shape::Collapse)
+}
+
+/// [`block_fits`] with the bounds of `shape` (the block's or the
+/// collapse's: the same cells and goals).
+fn block_fits_as(raw: u64, top: u8, shape: Shape) -> bool {
     let t = BLOCK.map(|c| nibble(raw, c));
     // Neighbours within the block (cells 0-1, 1-2, 4-5, 5-6, 0-4, 1-5)
     // differ, and cell 2 is above cell 6.
@@ -980,7 +1178,7 @@ fn block_fits(raw: u64, top: u8) -> bool {
     if !(3..=top).contains(&anchor) {
         return false;
     }
-    let own = Formation { shape: Shape::Block, goal: anchor };
+    let own = Formation { shape, goal: anchor };
     own.holds(raw) && !own.reached(raw)
 }
 

@@ -7,6 +7,13 @@ use game_core::{Board, Direction};
 
 use super::*;
 
+std::thread_local! {
+    /// Where a test sets it, the most states of a table in index order:
+    /// formations above it are layered (see [`Formation::is_layered`]).
+    pub(super) static LAYERED_ABOVE: std::cell::Cell<Option<u64>> =
+        const { std::cell::Cell::new(None) };
+}
+
 /// Cells and the exponents they must hold.
 type Pattern = Vec<(usize, u8)>;
 
@@ -54,7 +61,7 @@ impl Reference {
             // A half, a quarter and two eighths in a row from row 2's first
             // cell (the second eighth below or beside the first), or from
             // row 0's last cell down.
-            Shape::Block => {
+            Shape::Block | Shape::Collapse => {
                 let (h, q, e) = (goal - 1, goal - 2, goal - 3);
                 let goals = vec![
                     vec![(8, h), (9, q), (10, e), (14, e)],
@@ -78,6 +85,7 @@ impl Reference {
             (Shape::Block, 3 | 8) => goal - 1,
             (Shape::Block, 7 | 9) => goal - 2,
             (Shape::Block, _) => goal - 3,
+            (Shape::Collapse, _) => goal - 1,
         });
         Reference { fixed, goals, bound, memo: HashMap::new() }
     }
@@ -267,9 +275,10 @@ fn the_corner_tables_match_a_plain_expectimax_on_every_state() {
     // The fixed tiles only have to be above the free cells' bounds, with
     // neighbours different: two arrangements each, every state of the
     // smallest step and block (every seventh with the second).
-    let cases: [(Formation, Vec<u8>, Vec<u8>); 2] = [
+    let cases: [(Formation, Vec<u8>, Vec<u8>); 3] = [
         (Formation::step(4).unwrap(), vec![8, 7, 6, 7, 5], vec![15, 9, 13, 10, 14]),
         (Formation::block(5).unwrap(), vec![9, 8, 7, 6, 7, 5], vec![15, 11, 14, 12, 9, 13]),
+        (Formation::collapse(4).unwrap(), vec![9, 8, 7, 6, 7, 5], vec![15, 11, 14, 12, 9, 13]),
     ];
     for (formation, first, second) in cases {
         let table = Table::build(formation, &|_| {});
@@ -877,9 +886,24 @@ fn corner_formations_refuse_what_a_table_cannot_hold() {
     assert_eq!(Formation::block(4), Err(FormationError::Goal(4)));
     assert!(Formation::block(10).is_ok());
     assert_eq!(Formation::block(11), Err(FormationError::Goal(11)));
-    assert_eq!(Formation::step(8), Err(FormationError::Goal(8)));
+    assert_eq!(Formation::step(10), Err(FormationError::Goal(10)));
     // 8 * 7^6 * 6^4 and 10 * 9 * 10 * 9 * 8^6.
     assert_eq!(Formation::step(7).unwrap().states(), 8 * 117_649 * 1_296);
+    // macroxue/2048-ai's big table: 10 * 9^6 * 8^4, a byte a state.
+    let big = Formation::step(9).unwrap();
+    assert_eq!(big.states(), 21_767_823_360);
+    assert!(big.is_layered() && Formation::step(8).unwrap().is_layered());
+    assert!(!Formation::step(7).unwrap().is_layered());
+    assert_eq!(file_bytes(big), 32 + 21_767_823_360);
+    assert_eq!(file_name(big), "step-09.egt");
+    // The final collapse: ten free cells of at most half the anchor.
+    assert_eq!(Formation::collapse(3), Err(FormationError::Goal(3)));
+    assert_eq!(Formation::collapse(10), Err(FormationError::Goal(10)));
+    let collapse = Formation::collapse(9).unwrap();
+    assert_eq!(collapse.states(), 3_486_784_401);
+    assert!(collapse.is_layered() && !Formation::collapse(8).unwrap().is_layered());
+    assert_eq!(file_name(collapse), "collapse-09.egt");
+    assert_eq!(collapse.to_string(), "final collapse anchored at 512");
     assert_eq!(Formation::block(10).unwrap().states(), 8_100 * 262_144);
     assert_eq!(file_name(Formation::step(7).unwrap()), "step-07.egt");
     assert_eq!(file_name(Formation::block(9).unwrap()), "block-09.egt");
@@ -1094,4 +1118,117 @@ fn a_compact_table_works_out_a_state_from_its_successors_as_the_full_table_does(
         checked += 1;
     }
     assert!(checked > 100, "{checked}");
+}
+
+/// Every state of `formation`'s table, as the canonical boards.
+fn every_board(formation: Formation) -> impl Iterator<Item = u64> {
+    let g = Geometry::new(formation);
+    (0..formation.states() as u32).map(move |i| g.board_of(i))
+}
+
+#[test]
+fn a_layered_table_keeps_the_full_tables_move_and_odds_of_every_state() {
+    let formations = [
+        Formation::new(10, 3).unwrap(),
+        Formation::new(9, 4).unwrap(),
+        Formation::step(4).unwrap(),
+        Formation::step(5).unwrap(),
+        Formation::block(5).unwrap(),
+        Formation::collapse(4).unwrap(),
+    ];
+    for formation in formations {
+        let full = Table::build(formation, &|_| {});
+        let layered = Table::build_layered(formation, &|_| {});
+        let Odds::Layered(l) = &layered.odds else { panic!("a layered table") };
+        // Every state has a place of its own, and the places fill the file.
+        let mut places: Vec<u64> =
+            every_board(formation).map(|raw| l.index.place(raw).unwrap()).collect();
+        places.sort_unstable();
+        assert!(places.iter().copied().eq(0..formation.states()), "{formation}: the places");
+        let (mut advised, mut differ) = (0, Vec::new());
+        for raw in every_board(formation) {
+            let board = Board::from_raw(raw);
+            let stored = full.odds(board).unwrap();
+            let steps = (stored * 65535.0).round() as u32 * 63 / 65535;
+            assert_eq!(layered.odds(board), Some(f64::from(steps as f32 / 63.0)));
+            let want = full.odds_of_moves(raw).and_then(|m| pick(0, &m, formation));
+            let got = layered.odds_of_moves(raw).and_then(|m| pick(0, &m, formation));
+            match (want, got) {
+                // Odds below a step of 1/63 advise nothing, nor does a goal.
+                (_, None) if steps == 0 => {}
+                (None, None) if full.geometry.is_goal(raw) => {}
+                (Some(w), Some(g)) if w.direction == g.direction => advised += 1,
+                (w, g) => differ.push((raw, w.map(|a| a.direction), g.map(|a| a.direction))),
+            }
+        }
+        assert!(differ.is_empty(), "{formation}: {} differ, first {:?}", differ.len(), differ[0]);
+        assert!(advised > formation.states() / 10, "{formation}: {advised} advised");
+    }
+}
+
+#[test]
+fn a_layered_table_is_built_into_its_file_and_read_back_as_built() {
+    let formation = Formation::step(4).unwrap();
+    let in_memory = Table::build(formation, &|_| {});
+    LAYERED_ABOVE.set(Some(1000));
+    assert!(formation.is_layered());
+    let dir = scratch("layered");
+    let built = Table::build(formation, &|_| {});
+    assert!(matches!(built.odds, Odds::Layered(_)));
+    let open = || Endgame::open(&dir, &[formation], opening(Check::Stamped), &|_| {}).unwrap();
+    let tables = open();
+    let path = dir.join(file_name(formation));
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(bytes.len() as u64, file_bytes(formation));
+    assert_eq!(bytes.len() as u64, 32 + formation.states());
+    assert_eq!(&bytes[..8], b"2048EGT3");
+    // The file a layer at a time is the table built in memory, checksum
+    // and all, and opens again from its stamp.
+    assert_eq!(bytes, written(&built));
+    assert_eq!(read(&bytes).unwrap().odds, built.odds);
+    assert_eq!(open().table(formation).unwrap().odds, built.odds);
+    // It plays the full table's moves.
+    for raw in every_board(formation).step_by(97) {
+        let board = Board::from_raw(raw);
+        let full = in_memory.odds_of_moves(raw).and_then(|m| pick(0, &m, formation));
+        let layered = tables.table(formation).unwrap().odds_of_moves(raw);
+        let layered = layered.and_then(|m| pick(0, &m, formation));
+        if let Some(l) = layered {
+            assert_eq!(Some(l.direction), full.map(|a| a.direction), "{board}");
+        }
+    }
+    // Damage is refused and the table built again; a table of the other
+    // layout under its name too.
+    let mut flipped = bytes.clone();
+    flipped[1000] ^= 1;
+    assert!(matches!(read(&flipped), Err(TableError::Checksum)));
+    std::fs::write(&path, &flipped).unwrap();
+    let again = Endgame::open(&dir, &[formation], opening(Check::Full), &|_| {}).unwrap();
+    assert_eq!(again.table(formation).unwrap().odds, built.odds);
+    let mut dense = bytes.clone();
+    dense[7] = b'2';
+    assert!(matches!(read(&dense), Err(TableError::Format(b'2'))));
+    LAYERED_ABOVE.set(None);
+    assert!(matches!(read(&bytes), Err(TableError::Format(b'3'))));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_collapse_table_plays_where_the_blocks_bounds_refuse_the_board() {
+    let (collapse, block) = (Formation::collapse(5).unwrap(), Formation::block(5).unwrap());
+    let tables =
+        Endgame::from_tables(vec![Table::build(collapse, &|_| {}), Table::build(block, &|_| {})]);
+    // Anchored at 32 (row 1's smallest): a 16 in row 3 is past the block's
+    // bound (an eighth, 4) but within the collapse's (a half).
+    let board: Board = "2048 1024 512 0/32 64 128 0/8 0 0 0/16 0 0 2".parse().unwrap();
+    assert_eq!(tables.advise_block(board), None);
+    let advice = tables.advise_collapse(board).expect("the collapse");
+    assert_eq!(advice.formation, collapse);
+    assert_eq!(tables.corner_move(board), Some(advice));
+    // Where both hold the board, the collapse's odds are at least the
+    // block's (more room, the same goal) and it plays.
+    let board: Board = "2048 1024 512 0/32 64 128 0/8 0 0 0/2 0 0 2".parse().unwrap();
+    let (c, b) = (tables.advise_collapse(board).unwrap(), tables.advise_block(board).unwrap());
+    assert!(c.odds >= b.odds, "{} {}", c.odds, b.odds);
+    assert_eq!(tables.corner_move(board).unwrap().formation, collapse);
 }
