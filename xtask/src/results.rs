@@ -120,6 +120,7 @@ const SHIPPED: &[Shipped] = &[
             "corner-seeds-5641-5840",
             "corner-seeds-8061-8260",
             "corner-seeds-8261-8500",
+            "corner-seeds-8611-9010",
         ],
         played: "one search thread per game (the preset's), one or two games at once",
         unmeasured: "",

@@ -870,15 +870,13 @@ pub fn corner_formations(max_states: Option<u64>) -> Vec<Formation> {
 }
 
 /// The corner tables with the big step table, building 512 (21.8 GB,
-/// layered: macroxue/2048-ai's big build), and the final collapse's
-/// anchored at 512 (3.5 GB, layered); with `max_states`, the largest of
-/// each shape within it, as [`corner_formations`] says.
+/// layered: macroxue/2048-ai's big build); with `max_states`, as
+/// [`corner_formations`] says. The final collapse's table is not among
+/// them: read where the block's anchor is its own it changed the games
+/// little, read at smaller anchors it lost them
+/// (docs/experiments/2026-11-29-big-step-table-and-final-collapse.md).
 pub fn corner_big_formations(max_states: Option<u64>) -> Vec<Formation> {
-    let fits = |f: &Formation| max_states.is_none_or(|m| f.states() <= m);
-    let collapse = (4..=9).rev().filter_map(|g| Formation::collapse(g).ok()).find(fits);
-    let mut out = corner_formations_to(9, max_states);
-    out.extend(collapse);
-    out
+    corner_formations_to(9, max_states)
 }
 
 /// The corner tables with a step building at most `2^step`.

@@ -175,7 +175,11 @@ pub enum Shape {
     /// the other ten cells fill up with tiles the block's bounds refuse
     /// (2048EndgameTablebase's tables of that phase fix six tiles in a 2x3
     /// corner and bound ten cells by 256 alike). Anchored at 512: 9^10
-    /// states, layered.
+    /// states, layered. No preset plays by it: its goal is the block's,
+    /// which the free cells' wider bounds make a poor one (two halves side
+    /// by side whose merge would finish the collapse are past its bounds),
+    /// and it did not play the final collapse better than the block
+    /// (docs/experiments/2026-11-29-big-step-table-and-final-collapse.md).
     Collapse,
 }
 
@@ -1029,7 +1033,7 @@ impl Endgame {
     /// The final collapse's move for `board`, read in the largest collapse
     /// table held: where [`Endgame::advise_block`] would read the block,
     /// but with every free cell within half the anchor (the block's bounds
-    /// or not), the anchor at most the table's.
+    /// or not), and the anchor the table's own.
     pub fn advise_collapse(&self, board: Board) -> Option<Advice> {
         let table = self.largest(Shape::Collapse)?;
         let top = table.formation().goal();
@@ -1163,7 +1167,10 @@ fn collapse_fits(raw: u64, top: u8) -> bool {
 }
 
 /// [`block_fits`] with the bounds of `shape` (the block's or the
-/// collapse's: the same cells and goals).
+/// collapse's: the same cells and goals). The collapse's table is read only
+/// where the anchor is its own: read for smaller anchors (as the block's
+/// largest table is), it played worse than the block
+/// (docs/experiments/2026-11-29-big-step-table-and-final-collapse.md).
 fn block_fits_as(raw: u64, top: u8, shape: Shape) -> bool {
     let t = BLOCK.map(|c| nibble(raw, c));
     // Neighbours within the block (cells 0-1, 1-2, 4-5, 5-6, 0-4, 1-5)
@@ -1175,7 +1182,7 @@ fn block_fits_as(raw: u64, top: u8, shape: Shape) -> bool {
     // From an 8 up, so that every bound (the anchor less 3 at the least)
     // is a tile or an empty cell.
     let anchor = t[3].min(t[4]).min(t[5]);
-    if !(3..=top).contains(&anchor) {
+    if !(3..=top).contains(&anchor) || (shape == Shape::Collapse && anchor != top) {
         return false;
     }
     let own = Formation { shape, goal: anchor };
