@@ -7,7 +7,8 @@
 //! keeps it equal to what the records give. The second is the full run's:
 //! the machine, the speed of the presets whose games are too long to play
 //! here, the thread scaling and the criterion benches, which only
-//! `cargo xtask results` (about 15 minutes on 2 cores) writes. The full run
+//! `cargo xtask results` writes (it plays for many minutes; docs/results.md
+//! says how long it took where it last ran). The full run
 //! also replays the records of the presets whose full games fit in it
 //! ([`RECORDED`]).
 //!

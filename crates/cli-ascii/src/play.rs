@@ -700,7 +700,8 @@ mod tests {
         assert_eq!(s.message(), "nothing to undo");
     }
 
-    /// Two 32768 tiles merge into 65536 at a key press. See: issue 13.
+    /// Two 32768 tiles merge into 65536 at a key press, past the packed
+    /// board's 4-bit cells, as in a long game.
     #[test]
     fn two_32768_merge_into_65536() {
         let mut s = session("32768 32768 0 0/65536 0 0 0/0 0 0 0/0 0 0 0");
@@ -750,8 +751,9 @@ mod tests {
     }
 
     /// A hint rates the moves, best first, by how much worse each other
-    /// one is; where an endgame table decided, by its odds. See: issue 55,
-    /// item 17.
+    /// one is; where an endgame table decided, by its odds. Raw values
+    /// alone are huge and negative on late boards, and say nothing to a
+    /// player.
     #[test]
     fn a_hint_rates_the_moves_or_gives_the_tables_odds() {
         use engine::{Decision, Stats};
@@ -796,8 +798,8 @@ mod tests {
     }
 
     /// q, like n, asks first during a game; on the help screen q and Esc
-    /// return to the game, as the screen says any key does. See: issue 55,
-    /// item 14.
+    /// return to the game, as the screen says any key does: a player who
+    /// presses q to leave the help must not lose the game.
     #[test]
     fn q_asks_first_during_a_game_and_leaves_help_without_quitting() {
         let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
@@ -819,7 +821,8 @@ mod tests {
         assert_eq!(s.handle_key(&ctrl_c), Flow::Interrupted, "Ctrl-C at once");
     }
 
-    /// See: issue 55, item 16.
+    /// Best is the best score reached, so taking a move back must not lower
+    /// it.
     #[test]
     fn best_never_goes_down_on_undo() {
         let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
@@ -845,7 +848,8 @@ mod tests {
         assert_eq!(s.handle_key(&ctrl_c), Flow::Interrupted);
     }
 
-    /// See: issue 18, item 12.
+    /// n during a game asks before it throws the game away, and the summary
+    /// at the end lists every game played, not only the last.
     #[test]
     fn new_game_during_a_game_asks_first_and_the_summary_has_every_game() {
         let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
@@ -875,7 +879,8 @@ mod tests {
         assert_eq!(s.summary().len(), 2);
     }
 
-    /// See: issue 18, item 14.
+    /// A player sees what a move did: its new tile and score gain are
+    /// marked, and reaching 2048 is said (the game goes on).
     #[test]
     fn a_move_marks_its_new_tile_and_gain_and_2048_is_announced() {
         let mut s = session("1024 1024 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
@@ -901,7 +906,8 @@ mod tests {
         assert!(help_screen(80, 50).iter().all(|l| l.chars().count() <= 72));
     }
 
-    /// See: issue 18, item 6.
+    /// A small terminal gets a screen that fits it, not one cut off or
+    /// wrapped into a mess.
     #[test]
     fn small_terminals_get_a_screen_that_fits() {
         let mut s = session("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
@@ -910,14 +916,13 @@ mod tests {
             assert!(lines.len() <= size.1, "{size:?}: {lines:?}");
             assert!(lines.iter().all(|l| l.chars().count() <= size.0), "{size:?}: {lines:?}");
             assert!(lines.iter().any(|l| l.starts_with("score 0")), "{size:?}: {lines:?}");
-            // The way out and the help stay on the key line. See: issue 55,
-            // item 16.
+            // The way out and the help stay on the key line, however
+            // small the terminal.
             let keys = lines.last().unwrap();
             assert!(keys.ends_with("? help · q quit"), "{size:?}: {keys}");
         }
         s.handle_key(&key(KeyCode::Char('?')));
-        // At 40x12 and 30x10 every key and the way back fit. See: issue 55,
-        // item 16.
+        // At 40x12 and 30x10 every key and the way back fit.
         for (cols, rows) in [(40, 12), (30, 10)] {
             let help = screen(&s, false, (cols, rows));
             let fits = help.iter().all(|l| l.chars().count() <= cols);

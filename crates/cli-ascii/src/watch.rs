@@ -471,7 +471,9 @@ mod tests {
         assert!(new_delay(DEFAULT_TTY_DELAY, WatchKey::Faster) < DEFAULT_TTY_DELAY);
     }
 
-    /// See: issue 55, item 16.
+    /// The summary after a game fits the terminal's width, long seed and
+    /// player's name included: the player goes on a line of its own rather
+    /// than past the edge, where the terminal would break it anywhere.
     #[test]
     fn the_summary_fits_the_terminal() {
         let rules = Rules::default();

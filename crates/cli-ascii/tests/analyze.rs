@@ -86,8 +86,8 @@ fn text_answer_marks_the_best_direction() {
     assert!(words.starts_with("+--------+"));
 }
 
-/// Text answers to several boards on stdin are separated by a blank line.
-/// See: issue 18, item 9.
+/// Text answers to several boards on stdin are separated by a blank line,
+/// so that a reader (or a script) can tell where one answer ends.
 #[test]
 fn text_answers_on_stdin_are_separated() {
     let input = "2 0/0 2\n2 2/0 0\n";
@@ -102,8 +102,8 @@ fn text_answers_on_stdin_are_separated() {
 }
 
 /// Two 32768 tiles merge: left and right are legal (they were refused when
-/// 32768 was the cap), and 65536 and 131072 parse, print and are searched.
-/// See: issue 13.
+/// 32768 was the cap), and 65536 and 131072 parse, print and are searched:
+/// long games reach them.
 #[test]
 fn tiles_past_32768_merge_print_and_are_searched() {
     let merge = stdout_of(&[
@@ -153,7 +153,8 @@ fn an_endgame_table_decides_a_chain_and_says_so() {
         text.contains("endgame table: the chain of 9 ending in 64; values are the odds"),
         "{text}"
     );
-    // Beside each value, the odds as a percentage. See: issue 55, item 17.
+    // Beside each value, the odds as a percentage, which a player reads
+    // more easily than a bare fraction.
     let odds = text.lines().filter(|l| l.ends_with("% odds") || l.ends_with("<- best")).count();
     assert!(odds >= 2, "{text}");
     // Without a chain the search decides.
@@ -166,7 +167,8 @@ fn an_endgame_table_decides_a_chain_and_says_so() {
 }
 
 /// A late board's raw values are huge and below 0; beside them, how much
-/// worse than the best each direction is. See: issue 55, item 17.
+/// worse than the best each direction is, which says something to a
+/// player where the raw values do not.
 #[test]
 fn text_rates_each_direction_beside_its_raw_value() {
     let board = "2 4 8 16/4 8 16 32/8 16 32 64/0 2 4 128";

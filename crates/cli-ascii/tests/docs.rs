@@ -3,7 +3,8 @@
 //! runs the built game with ARGS (`$ cargo run -q -p cli-ascii --bin lab --
 //! ARGS` the lab) and its output is compared with the lines under it. An
 //! old lab command line that names `cli-ascii` runs the lab through the
-//! game, as a user's would. See: issue 18, item 2.
+//! game, as a user's would. An example that no longer matches what the
+//! program prints misleads every reader who tries it.
 //!
 //! What the blocks may use, and what is not compared:
 //! - `| head -N` after the arguments keeps the first N lines, as the shell would.
@@ -13,7 +14,7 @@
 //!   the values of a tournament summary's `moves/s`, `time per move` and
 //!   `wall time` lines (which also depend on the machine's cores).
 //!   Node counts are compared: they vary with the thread count, so the
-//!   documented `analyze` commands say `--threads 1` (issue 18, item 11).
+//!   documented `analyze` commands say `--threads 1`.
 //! - A block whose output is not deterministic or which takes too long
 //!   (a tournament's timings, a `--release` build) is preceded by the line
 //!   `<!-- docs-test: skip (the reason) -->`, and this test checks that
@@ -287,7 +288,8 @@ fn the_parser_reads_blocks_markers_and_wildcards() {
 }
 
 /// The key lists are written once, in src/keys.rs; `--help` and
-/// docs/cli.md quote them. See: issue 18, item 5.
+/// docs/cli.md quote them, so that neither lists a key the program does
+/// not have.
 #[test]
 fn help_and_docs_quote_the_key_lists() {
     let cli_doc = read_doc("docs/cli.md");

@@ -63,8 +63,8 @@ fn four_probability_out_of_range() {
     let between = "expected a probability, between 0 and 1";
     let err = error_of(&["--four-probability", "2", "--transcript"], None, 2, between);
     assert_eq!(err.lines().count(), 1, "{err}");
-    // A negative number is a value, not an unknown flag, so the range shows.
-    // See: issue 18, item 8.
+    // A negative number is a value, not an unknown flag, so the range shows
+    // (clap would otherwise call `-1` an unexpected argument).
     error_of(&["analyze", "--four-probability", "-1", "2 0/0 2"], None, 2, between);
     error_of(&["--four-probability", "-0.1", "--transcript"], None, 2, between);
     error_of(&["tournament", "--four-probability", "1.5"], None, 2, between);
@@ -150,7 +150,8 @@ fn negative_numbers_are_values_of_every_number_option() {
 }
 
 /// Number options name their range in the option's terms, negative numbers
-/// included, and have sensible bounds. See: issue 18, items 4 and 8.
+/// included, and have sensible bounds: a user who typed a bad number learns
+/// which numbers the option takes, not the name of a Rust integer type.
 #[test]
 fn number_options_say_their_range() {
     let all_seeds = "must be between 0 and 18446744073709551615";
@@ -188,14 +189,14 @@ fn number_options_say_their_range() {
     let err = error_of(&["tournament", "--games", "0"], None, 2, "'0' for '--games <N>': ");
     assert!(err.contains("must be at least 1"), "{err}");
     error_of(&["tournament", "--games", "-2"], None, 2, "must be at least 1");
-    // Too many digits for any number of games is not "too few". See: issue
-    // 61, item 6.
+    // Too many digits for any number of games is not "too few": the
+    // message must not tell the user the opposite of the fix.
     let err = error_of(&["tournament", "--games", "99999999999999999999"], None, 2, "too large");
     assert!(!err.contains("at least"), "{err}");
 }
 
 /// More search threads than cores are allowed, with a warning: they only
-/// slow the search. See: issue 18, item 8.
+/// slow the search, which is no reason to refuse them.
 #[test]
 fn threads_above_the_cores_warn() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -227,7 +228,7 @@ fn bad_values_and_flags() {
 /// An option of another command is named as such (clap's tip named
 /// whatever option looked alike: `--games` got `--tables`), and a command
 /// that needs a subcommand says which (clap printed the command's own
-/// description as the error). See: issue 55, item 16.
+/// description as the error). A wrong tip sends the user the wrong way.
 #[test]
 fn an_option_of_another_command_and_a_missing_subcommand_are_named() {
     // The game names the lab for what it does not know.
@@ -299,7 +300,8 @@ fn malformed_board_argument() {
          (expected 0 or . for empty, or a power of two from 2 to 33554432)\n"
     );
     error_of(&["analyze", "2 0/0 0 0"], None, 1, "row 2");
-    // The usual slips, in the writer's terms. See: issue 18, item 9.
+    // The usual slips, in the writer's terms, so that the message says how
+    // to fix the board.
     error_of(&["analyze", "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2/"], None, 1, "row 5: the row is empty");
     error_of(&["analyze", "hello"], None, 1, "`hello` is not a board");
     let sixteen = "2 2 0 0 0 4 0 0 0 0 0 0 0 0 0 2";
@@ -359,7 +361,7 @@ fn stdin_without_boards_or_full_of_errors() {
 }
 
 /// Options that the command would ignore are refused, not dropped in
-/// silence. See: issue 18, item 10.
+/// silence: a user who gave one believes it took effect.
 #[test]
 fn options_that_do_not_apply_are_refused() {
     let random = "does not apply to --player random, which does not search";

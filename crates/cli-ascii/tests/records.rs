@@ -1,7 +1,8 @@
 //! The records files of `tournament` and `compare` lose nothing: a file
 //! that holds games is not written over unless asked, a last line cut short
 //! does not block a resume, the same network elsewhere resumes, and a
-//! summary counts the seeds asked for. See: issue 55, items 1 to 4.
+//! summary counts the seeds asked for. Records of long tournaments cost
+//! hours of games each, and a slip of the command line must not lose them.
 
 use std::path::PathBuf;
 

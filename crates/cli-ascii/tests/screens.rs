@@ -1,6 +1,7 @@
 //! The terminal screens of `play`, `watch` and `train`, driven in tmux at
 //! 80x24 and 40x12 as a person would: keys sent, the screen read back.
-//! See: issue 55, items 14 to 16.
+//! Unit tests check the lines a screen is made of; only a real terminal
+//! shows what a person sees (what fits, what the keys really do).
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

@@ -91,7 +91,6 @@ fn expectimax_tournament_with_a_move_limit() {
 /// A bad output path is reported before the first game, not after every
 /// game has been played and its results lost. A thousand games of the
 /// default preset take hours: ending within a minute means none was played.
-/// See: issue 18, item 3.
 #[test]
 fn a_bad_output_path_fails_before_the_games() {
     for option in ["--csv", "--json"] {
@@ -109,7 +108,6 @@ fn a_bad_output_path_fails_before_the_games() {
 /// A records file that cannot take its header (a full disk) is reported
 /// before the first game, with no summary of games never played; the
 /// header is written when the file is opened for exactly this reason.
-/// See: issue 18, item 3.
 #[cfg(target_os = "linux")]
 #[test]
 fn a_full_disk_is_reported_before_the_games() {
@@ -172,7 +170,8 @@ fn resume_plays_only_the_missing_seeds_and_keeps_the_file() {
 
 /// A records file names the settings that played its games, and a resume
 /// with other settings (player, preset, size, rules) is refused with the
-/// file untouched. See: issue 36, item 1.
+/// file untouched, so that one file never mixes games of different players
+/// or rules into one summary.
 #[test]
 fn resume_refuses_a_file_of_other_settings() {
     let dir = std::env::temp_dir().join(format!("cli-ascii-resume-other-{}", std::process::id()));
@@ -218,8 +217,8 @@ fn resume_refuses_a_file_of_other_settings() {
 }
 
 /// Ctrl-C (SIGINT) or SIGTERM: the summary of the games that finished, the
-/// records file with every one of them, how to go on, exit code 130.
-/// See: issue 36, item 2.
+/// records file with every one of them, how to go on, exit code 130: hours
+/// of games must not be lost to one key press.
 #[test]
 fn an_interrupted_tournament_summarises_what_finished() {
     let dir = std::env::temp_dir().join(format!("cli-ascii-interrupt-{}", std::process::id()));
@@ -279,8 +278,9 @@ fn an_interrupted_tournament_summarises_what_finished() {
 }
 
 /// `--parallel` above the games says how many really ran at once; the
-/// median of an even count is the mean of the middle two. See: issue 36,
-/// item 7.
+/// median of an even count is the mean of the middle two. A summary that
+/// claims more parallelism than ran, or a median off by half a pair,
+/// misleads whoever compares runs.
 #[test]
 fn the_summary_counts_what_ran_and_a_true_median() {
     let out = stdout_of(&[

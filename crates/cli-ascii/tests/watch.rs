@@ -79,7 +79,8 @@ fn a_clock_seed_is_shown_and_replays_the_game() {
 }
 
 /// The examples run as written from a clone, where `cli-ascii` is not on
-/// the PATH. See: issue 18, item 13.
+/// the PATH: a user who copies one must get a running program, not
+/// `command not found`.
 #[test]
 fn help_has_examples() {
     let runs_from_a_clone = |help: &str, what: &str| {

@@ -274,8 +274,8 @@ impl SolverSpec {
     /// a depth or a time is given (the tutorial's search, which has no
     /// budget, then searches one layer deep). Boards from 5x5 up have many
     /// more spawns per chance node, so the presets' depths take seconds per
-    /// move there (depth 3 on a 5x5 board with 19 empty cells: about
-    /// 1.2 s): a program that shows the game as it plays keeps it fluid so.
+    /// move there (docs/cli.md gives a measured figure): a program that
+    /// shows the game as it plays keeps it fluid so.
     #[must_use]
     pub fn with_big_board_budget(mut self, budget: Duration) -> SolverSpec {
         self.big_board_budget = Some(budget);
@@ -841,9 +841,10 @@ mod tests {
         );
     }
 
-    /// A frontend's own settings are the spec's, not a config it edits
-    /// (issue 53, item 2): the web's table cap, the terminal's budget on
-    /// big boards, which a depth or a time given overrides.
+    /// A frontend's own settings are the spec's, not a config it edits (so
+    /// that each frontend does not repeat, and drift from, the engine's
+    /// rules): the web's table cap, the terminal's budget on big boards,
+    /// which a depth or a time given overrides.
     #[test]
     fn a_frontends_settings_are_the_specs() {
         let capped = SolverSpec::new(Preset::HeuristicMax).with_table_cap(64 << 20);
@@ -873,8 +874,8 @@ mod tests {
         assert_eq!(four.config(3).unwrap(), Preset::Heuristic.config());
     }
 
-    /// Which presets need tables of their own is the engine's to say, once
-    /// (issue 53, item 2): the corner preset refuses to build on 4x4
+    /// Which presets need tables of their own is the engine's to say, once,
+    /// not each frontend's: the corner preset refuses to build on 4x4
     /// without its corner tables, and searches alone on other sizes.
     #[test]
     fn the_corner_preset_needs_its_own_tables_on_four_by_four() {
@@ -1083,8 +1084,9 @@ mod tests {
     }
 
     /// The same network at another path, or a preset by its old name, is
-    /// the same settings; another checksum, option or rule is not. See:
-    /// issue 55, item 3.
+    /// the same settings; another checksum, option or rule is not. So a
+    /// records file resumes after the weights moved or a preset was
+    /// renamed, and never mixes games played under other settings.
     #[test]
     fn settings_are_the_same_up_to_the_networks_path_and_a_presets_old_name() {
         let shipped = crate::weights_path(None);

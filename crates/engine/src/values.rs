@@ -139,8 +139,8 @@ mod tests {
     }
 
     /// A hint's rating: the best 0, the others by their gap over the best
-    /// value's size, or over the spread when values straddle 0. See: issue
-    /// 55, item 17.
+    /// value's size, or over the spread when values straddle 0: raw values
+    /// are huge and negative on late boards, and say nothing to a player.
     #[test]
     fn shortfalls_rate_the_moves_against_the_best() {
         let of = |v: [Option<f64>; 4]| {
@@ -166,7 +166,7 @@ mod tests {
     #[test]
     fn shortfalls_read_the_same_on_either_side_of_zero() {
         let values = |up, down, left, right| Values { up, down, left, right };
-        // The values of a search on a late board (issue 55): all below 0.
+        // The values of a search on a late board: all far below 0.
         let late = values(Some(-471_190_208.0), Some(-480_614_012.0), None, Some(-942_380_416.0));
         let s = late.shortfall();
         assert_eq!(s.get(Direction::Up), Some(0.0));

@@ -94,7 +94,7 @@ fn parse_errors_say_where() {
 }
 
 /// The usual slips are named as the writer sees them, not as a count of
-/// rows or cells. See: issue 18, item 9.
+/// rows or cells, so that the message says how to fix the board.
 #[test]
 fn parse_errors_name_the_usual_slips() {
     let err = "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2/".parse::<Board>().unwrap_err();
@@ -300,7 +300,7 @@ fn tutorial_spawns_after_a_no_op_and_ends_when_full() {
 
 /// Two 32768 tiles merge into 65536 scoring 65536, and two 65536 into
 /// 131072, on both board types, in every direction; nothing wraps around to
-/// an empty cell. See: issue 13.
+/// an empty cell (a packed 4-bit cell past 32768 would wrap to 0).
 #[test]
 fn big_tiles_merge() {
     let cases = [

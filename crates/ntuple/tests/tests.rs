@@ -266,7 +266,7 @@ fn training_resumes_from_a_weights_file_or_a_checkpoint() {
 
 /// A tile past 32768 enters the network as 32768 (its cell reads 15), on
 /// every symmetry: every feature index stays inside its tuple's table, and
-/// the value is the clamped board's. See: issue 13.
+/// the value is the clamped board's (a 65536 must not index past a table).
 #[test]
 fn tiles_past_32768_are_clamped() {
     let net = sparse_network();

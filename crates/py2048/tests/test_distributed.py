@@ -360,7 +360,8 @@ def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path, capfd):
     # Every game once, the same games as the CLI's.
     assert _games(csv) == cli
     # One line of py2048's says so (Ray's report arrives on a thread of its
-    # own), in place of Ray's two long ones. See: issue 55, item 7.
+    # own), in place of Ray's two long ones, which buried the driver's own
+    # output.
     output = ""
     deadline = time.monotonic() + 10
     while "lost a Ray worker" not in output and time.monotonic() < deadline:
@@ -458,7 +459,7 @@ def test_the_records_format_is_the_clis(tmp_path):
         _native.read_csv(header + "\n3,x\n")
 
 
-# Records files lose nothing (issue 55, items 1 to 4): a file that holds
+# Records files lose nothing (they hold hours of games): a file that holds
 # games is not written over unless asked, a last line cut short does not
 # block a resume, the same network elsewhere and a preset's old name
 # resume, and the games counted are those of the seeds asked for.
@@ -592,7 +593,8 @@ def _wait_for_text(path: Path, text: str, proc: subprocess.Popen, deadline: floa
 
 
 def test_the_documented_cluster_commands_work_as_written(tmp_path, ray_dirs):
-    # See: issue 55, item 5. The commands of docs/python.md, each run as
+    # A user copies the docs' commands, so they must work. The commands of
+    # docs/python.md, each run as
     # written but for the cluster's place on this one machine: the head's
     # address and port (a free one), one CPU a node, `--block` and a temp
     # folder of its own for each node (so that this test stops its nodes
@@ -690,8 +692,8 @@ def _connect_failures(cases: list[tuple[str, str | None, dict[str, str]]], tmp_p
 
 
 def test_a_wrong_address_fails_within_seconds_naming_it(tmp_path):
-    # See: issue 55, item 6 (Ray's own loop retried such an address for
-    # many minutes).
+    # A typo in the address must not leave the user waiting: Ray's own
+    # loop retries such an address for many minutes.
     from http.server import BaseHTTPRequestHandler, HTTPServer
 
     class Page(BaseHTTPRequestHandler):
@@ -855,8 +857,8 @@ def _pids_where(test) -> list[int]:  # noqa: ANN001 - a predicate on (pid, ppid,
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the raylet in /proc")
 def test_a_lost_node_is_one_line_in_the_drivers_output(cluster, tmp_path, ray_dirs):
-    # See: issue 55, item 7: a killed raylet made Ray print its last 20 log
-    # lines, twice, into the driver's output. A third node of its own joins
+    # A killed raylet makes Ray print its last 20 log lines, twice, into
+    # the driver's output, burying it. A third node of its own joins
     # the cluster, and its raylet is killed while it plays a game.
     third = ray_dirs / "third"
     node = _start_node(["--address", cluster, "--num-cpus", "1", "--temp-dir", str(third)],

@@ -2,9 +2,9 @@
 settable board, int rewards, pickling and copying, the class name and id,
 and the terminal render; and the whole game past 32768 on every entry point.
 
-See: issue 35, items 1 and 2; issue 55, item 19 (gymnasium-2048's
-attributes, env.board edited in place, its rgb_array frame, its play
-script).
+Such a program must run unchanged on py2048, so each thing it relies on
+is checked here: gymnasium-2048's attributes, env.board edited in place,
+its rgb_array frame, its play script.
 """
 
 import copy
@@ -205,8 +205,8 @@ def test_human_render_prints_the_board_without_pygame(capsys, monkeypatch):
 
 
 def test_gymnasium_2048s_attributes_follow_the_game():
-    # See: issue 55, item 19: what gymnasium-2048's environment has as
-    # attributes, and its scripts read.
+    # What gymnasium-2048's environment has as attributes, and its scripts
+    # read: they must follow the game here too.
     env = Env2048()
     _, info = env.reset(seed=5)
     assert (env.total_score, env.step_score, env.is_legal, env.illegal_count) == (0, 0, True, 0)
@@ -302,7 +302,8 @@ def test_the_frame_font_draws_each_letter_as_itself():
 
 
 def test_editing_env_board_in_place_changes_the_game():
-    # See: issue 55, item 19 (gymnasium-2048's env.board is the game's).
+    # gymnasium-2048's env.board is the game's, and programs edit it in
+    # place to set up a position.
     env = Env2048(obs_mode="exponents")
     env.reset(seed=2)
     board = env.board
@@ -331,8 +332,9 @@ def test_editing_env_board_in_place_changes_the_game():
 
 @pytest.mark.parametrize("size", [4, 5, 3])
 def test_rgb_array_is_gymnasium_2048s_frame_with_the_score(size):
-    # See: issue 55, item 19: gymnasium-2048's rgb_array is 400 wide and 460
-    # high, the score in the band under the board, whatever the size.
+    # gymnasium-2048's rgb_array is 400 wide and 460 high, the score in the
+    # band under the board, whatever the size; code that records or crops
+    # its frames expects that shape.
     env = Env2048(render_mode="rgb_array", size=size)
     env.reset(seed=1)
     env.board = np.zeros((size, size), dtype=np.uint8)
@@ -359,7 +361,7 @@ def test_rgb_array_is_gymnasium_2048s_frame_with_the_score(size):
 
 
 def test_gymnasium_2048s_play_script_runs(monkeypatch):
-    # See: issue 55, item 19. The loop of gymnasium-2048's scripts/play.py
+    # The loop of gymnasium-2048's scripts/play.py
     # (keys read with pygame, the window's clock ticked) on py2048's
     # environment, with SDL's dummy video driver standing in for a display.
     pygame = pytest.importorskip("pygame", reason="the human window needs pygame (ci-requirements has it)")

@@ -1,7 +1,5 @@
 """Inputs that used to be misread or crash: each is refused with the
 exception the docs promise, or read right.
-
-See: issue 35, item 6.
 """
 
 import os
@@ -81,7 +79,8 @@ def test_more_threads_than_cores_warns():
 
 
 def test_bools_are_not_actions():
-    # See: issue 55, item 21 (the docs said so; step(True) played "right").
+    # The docs say a bool is no action; were it an int, step(True) would
+    # play "right" and hide a bug in the caller.
     env = py2048.Env2048()
     env.reset(seed=0)
     for bad in [True, False, np.True_]:
@@ -118,7 +117,8 @@ def test_bools_are_not_actions():
     ],
 )
 def test_integers_out_of_range_are_value_errors_not_overflow_errors(call, match):
-    # See: issue 55, item 21.
+    # A value out of range is a ValueError, as the docs promise, whatever
+    # its size: callers catch that, not the binding's OverflowError.
     with pytest.raises(ValueError, match=match):
         call()
 
@@ -144,8 +144,9 @@ def test_the_last_seeds_of_a_batch_still_work():
 
 @pytest.mark.parametrize("render_mode", ["ansi", "rgb_array"])
 def test_a_batch_renders_past_32768(render_mode):
-    # See: issue 55, item 21. A batch whose first board holds a 65536 (put
-    # there through its pickled state, as a copy of a long game would be).
+    # A batch whose first board holds a 65536 (put there through its
+    # pickled state, as a copy of a long game would be) renders it, not a
+    # crash or a capped tile.
     env = py2048.VectorEnv2048(num_envs=2, render_mode=render_mode)
     env.reset(seed=0)
     state = bytearray(env._core.__getstate__())

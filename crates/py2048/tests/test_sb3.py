@@ -1,7 +1,9 @@
 """SB3VecEnv2048 against stable-baselines3's own DummyVecEnv, SB3's checks
 and wrappers, and short PPO and MaskablePPO runs.
 
-See: issue 35, item 4. CI installs stable-baselines3 and sb3-contrib
+Users train with SB3, so the environment must pass its checks and run in
+its algorithms, not only match its interface on paper. CI installs
+stable-baselines3 and sb3-contrib
 (PY2048_CI is set there, and a missing package fails instead of skipping);
 `cargo xtask ci --no-rl` (PY2048_RL=0) leaves them out, and these tests
 with them.

@@ -86,9 +86,9 @@ def test_a_file_that_is_not_weights_is_a_value_error(tmp_path):
 
 
 def test_without_its_shipped_weights_the_package_says_to_reinstall(tmp_path):
-    # See: issue 55, item 20: such an installation fell back, unsaid, to the
+    # Such an installation must say so, not fall back, unsaid, to the
     # weights of the checkout the wheel was built from (a path compiled into
-    # the library), and its errors named that path. A copy of the installed
+    # the library), nor name that path in its errors. A copy of the installed
     # package without its weights, imported in a fresh process:
     package = Path(py2048.__file__).parent
     site = tmp_path / "site"
@@ -141,8 +141,8 @@ def test_a_learned_preset_decides(preset):
 
 
 def test_tiles_past_32768_parse_format_and_decide():
-    # Two 32768 tiles merge into 65536; the solver sees every tile exactly.
-    # See: issue 13.
+    # Two 32768 tiles merge into 65536; the solver sees every tile exactly
+    # (long games reach these tiles, past the packed board's 4-bit cells).
     text = "32768 32768 0 0/0 0 0 0/0 0 0 0/0 0 0 2"
     exps = py2048.parse_board(text)
     assert exps[0, 0] == 15
@@ -161,7 +161,7 @@ def test_tiles_past_32768_parse_format_and_decide():
 
 
 def test_the_package_carries_the_shipped_weights():
-    # See: issue 35, item 5. The wheel holds py2048/weights/4x6.n2048, so the
+    # The wheel holds py2048/weights/4x6.n2048, so the
     # learned presets work wherever the wheel is installed, not only next to
     # the checkout it was built from.
     pkg = Path(py2048.__file__).parent

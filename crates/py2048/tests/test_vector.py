@@ -62,8 +62,8 @@ def test_next_step_autoreset():
 
 @pytest.mark.parametrize(
     "obs_mode, max_pow",
-    # The batch writes packed boards' observations by a path of its own
-    # (issue 35's speed); the single env's is the general one.
+    # The batch writes packed boards' observations by a faster path of its
+    # own; the single env's is the general one.
     [("exponents", 16), ("onehot", 16), ("onehot", 11), ("onehot", 18)],
 )
 def test_env_i_plays_the_games_of_a_single_env_seeded_s_plus_i(obs_mode, max_pow):
@@ -145,7 +145,8 @@ def test_bad_settings_raise():
 
 
 def test_reset_mask_resets_only_the_chosen_environments():
-    # See: issue 35, item 3.
+    # A training loop resets the episodes that ended and must leave the
+    # others as they are.
     env = py2048.VectorEnv2048(num_envs=4, obs_mode="exponents")
     env.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -232,7 +233,8 @@ def _same_infos(mine, theirs, where):
     [("exponents", "terminate", 12), ("onehot", "noop", 150)],
 )
 def test_every_autoreset_mode_steps_as_gymnasiums_sync_vector_env(mode, obs_mode, illegal_action, limit):
-    # See: issue 55, item 18.
+    # Code written against gymnasium's vector envs must see the same
+    # observations, rewards and ends here, whichever autoreset mode it asks.
     n = 4
     settings = dict(obs_mode=obs_mode, illegal_action=illegal_action)
     mine = py2048.VectorEnv2048(num_envs=n, max_episode_steps=limit, autoreset_mode=mode, **settings)
@@ -302,7 +304,8 @@ def test_infos_carry_gymnasium_2048s_keys():
 
 
 def test_a_batch_too_large_is_a_memory_error_not_an_abort():
-    # See: issue 35, item 6.
+    # A MemoryError can be caught; an abort ends the interpreter and loses
+    # the user's session.
     with pytest.raises(MemoryError, match="fewer environments"):
         py2048.VectorEnv2048(num_envs=10**12)
 
@@ -313,7 +316,8 @@ def test_a_batch_too_large_is_a_memory_error_not_an_abort():
     [("onehot", 6, 2000), ("exponents", 6, 2000), ("onehot", 1500, 150)],
 )
 def test_step_into_plays_the_games_step_plays(obs_mode, n, steps):
-    # See: issue 35 (the fast path into caller-owned buffers).
+    # The fast path into caller-owned buffers must play exactly the games
+    # step() plays.
     a = py2048.VectorEnv2048(num_envs=n, obs_mode=obs_mode, max_episode_steps=100)
     b = py2048.VectorEnv2048(num_envs=n, obs_mode=obs_mode, max_episode_steps=100)
     a.reset(seed=4)
@@ -359,7 +363,8 @@ def test_step_into_refuses_wrong_buffers():
 
 @pytest.mark.parametrize("obs_mode", ["onehot", "exponents"])
 def test_a_pickled_or_copied_batch_plays_on_exactly(obs_mode):
-    # See: issue 35, item 2 (planning code and multiprocessing copy envs).
+    # Planning code and multiprocessing copy envs, and a copy must go on
+    # with the same games.
     import copy
     import pickle
 

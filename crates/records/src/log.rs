@@ -496,7 +496,8 @@ mod tests {
         );
     }
 
-    /// See: issue 55, item 1.
+    /// A run pointed at a file of earlier games, without asking to resume
+    /// or to write over it, must not lose them by starting the file afresh.
     #[test]
     fn a_file_with_games_is_not_written_over_unless_asked() {
         let dir = Scratch::new("refuse");
@@ -527,7 +528,9 @@ mod tests {
         );
     }
 
-    /// See: issue 55, item 2.
+    /// A run killed mid-write leaves its last line cut short: resuming drops
+    /// that line (and says so) rather than refusing the file or gluing the
+    /// next game onto the torn one.
     #[test]
     fn a_last_line_cut_short_is_dropped_and_the_next_line_follows_the_last_whole_one() {
         let dir = Scratch::new("torn");
@@ -549,7 +552,8 @@ mod tests {
             assert_eq!(after, format!("{whole}2,1000,128,90,1.500,12,40\n"), "{torn}");
         }
         // A last line that ends with its newline but does not read is cut
-        // short too (the issue's "6 fields, but the header has 7").
+        // short too (a write cut after a comma reads as "6 fields, but the
+        // header has 7").
         fs::write(&path, format!("{whole}2,1000,128,90,1.500,12\n\n")).unwrap();
         let opened = Log::open(&path, Existing::Resume, "--preset fast", same).unwrap();
         assert_eq!((opened.earlier.len(), opened.dropped.map(|d| d.line)), (1, Some(4)));

@@ -1,8 +1,9 @@
 //! The tutorial preset's time per decision measured the way the Java
 //! original's was: over the first 20 moves of games, here 50 seeded games
 //! under the tutorial's rules, keeping the early boards (9 to 14 empty
-//! cells), and reporting the median and the ratio to the Java original's
-//! 14.2 s median per move on the same machine, on one and on two threads.
+//! cells), and reporting the median and its ratio to the Java original's
+//! median per move (`JAVA_MEDIAN`, the figure docs/solver.md gives), on one
+//! and on two threads.
 //!
 //! `cargo run --release -p solver-expectimax --example tutorial_speed`
 

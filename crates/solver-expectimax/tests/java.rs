@@ -246,7 +246,7 @@ fn tutorial_preset_agrees_with_java_on_other_sizes() {
 
 /// Boards with two 32768 tiles, 65536 and 131072: the tutorial's `int`
 /// cells have no cap, and neither have ours below 2^25, so the preset
-/// matches Java there too, on both board types. See: issue 13.
+/// matches Java there too, on both board types.
 #[test]
 fn tutorial_preset_agrees_with_java_past_32768() {
     let solver = Solver::new(Preset::Tutorial.config()).expect("valid");

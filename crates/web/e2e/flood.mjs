@@ -1,6 +1,6 @@
 // Many concurrent autoplay streams against a fresh server, and the server's
 // peak resident memory and threads: the measurement behind docs/web.md's
-// load figures (issue 34, item 1).
+// load figures (the memory and threads a crowd of autoplays costs).
 //
 //   node flood.mjs --preset ntuple-deep --streams 200 --seconds 30 [--warm]
 //

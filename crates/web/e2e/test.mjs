@@ -12,12 +12,12 @@
 // key, reloads and reopens the page to the same game (also after a server
 // restart, and from the browser's copy once the server forgot it, on a reload
 // or in the open tab at the next key), lays out the won overlay on a 390 px
-// phone, checks the layout on a 320 px one, and takes screenshots. Issue 55's items are checked where they
-// arise: the board near the top on a desktop and a phone, slides as the
-// original's (frozen mid-slide: every tile over the cells, the two tiles
-// of a merge before their sum, no new tile yet), no focus left on a clicked
-// button, hints that rate each move against the best, and the status
-// line's sentences.
+// phone, checks the layout on a 320 px one, and takes screenshots. On the
+// way it checks what a player would notice: the board near the top on a
+// desktop and a phone, slides as the original's (frozen mid-slide: every
+// tile over the cells, the two tiles of a merge before their sum, no new
+// tile yet), no focus left on a clicked button, hints that rate each move
+// against the best, and the status line's sentences.
 //
 //   node test.mjs                  # builds the server with cargo if needed
 //   WEB_BIN=target/debug/web node test.mjs
@@ -158,7 +158,8 @@ async function seenCells(page) {
 }
 
 /// A crowded board past 32768 on which the heuristic's values are all
-/// below 0 (issue 55 saw -471,190,208 on it).
+/// far below 0 (around -471,190,208): raw values that say nothing to a
+/// player, which the hint must still rate.
 const LATE_BOARD = "65536 32768 16384 8192/256 512 1024 4096/128 64 32 2/2 4 8 0";
 
 /// The hint's rows as shown: direction and label, top to bottom.
@@ -297,8 +298,8 @@ async function main() {
 
     // The board comes first, near the top, as in the original: on a
     // desktop and on a phone only the title and the scores are above it,
-    // it fits the window, and the controls are below it (issue 55, item 12:
-    // it started 275 and 327 px down, under two rows of controls).
+    // it fits the window, and the controls are below it (under two rows of
+    // controls, it once started 275 and 327 px down).
     for (const [width, height] of [[1280, 800], [390, 844]]) {
       await page.setViewportSize({ width, height });
       const box = await boardBox(page);
@@ -322,7 +323,7 @@ async function main() {
     log(`new game, seed 2048: ${before.tiles.join(" ")}`);
 
     // "New game" starts a new random game each time, not the last seed again
-    // (issue 34, item 2).
+    // (a player who asks for a new game does not want the same one).
     const seeds = new Set([before.seed]);
     for (let i = 0; i < 3; i++) {
       const last = (await shown(page)).seed;
@@ -333,7 +334,7 @@ async function main() {
     assert.equal(seeds.size, 4, `new games replayed a seed: ${[...seeds]}`);
 
     // A clicked button does not keep the focus: Enter and Space press
-    // nothing then (issue 55, item 10: they started another game).
+    // nothing then (else a player's Enter starts another game unasked).
     const clicked = await shown(page);
     assert.equal(await page.evaluate(() => document.activeElement === document.body), true,
       "the focus stayed on New game after a click");
@@ -343,7 +344,7 @@ async function main() {
     assert.equal((await shown(page)).seed, clicked.seed, "Enter or Space after a click started a new game");
 
     // A seed that is not a whole number is refused on the page, in its words
-    // (issue 34, item 7).
+    // (not the server's parser's).
     for (const bad of ["-5", "1.5", "12a", "9007199254740992"]) {
       const last = (await shown(page)).seed;
       await page.fill("#seed", bad);
@@ -383,7 +384,7 @@ async function main() {
     assert.ok(Number(await page.getAttribute("#board", "data-slides")) >= 1, "no move slid");
     log(`${played} moves by key, score ${state.score}`);
 
-    // Slides look like the original's (issue 55, item 9). Each move is
+    // Slides look like the original's. Each move is
     // frozen 40 ms into its 100 ms slide: the player sees exactly the tiles
     // of the board before the move, each on top where it is (a tile sliding
     // left or up passed under the empty cells, washed out), the two tiles of
@@ -426,7 +427,8 @@ async function main() {
     log(`${slidesChecked} slides frozen midway and checked, ${leftUpMerges} left or up merges among them`);
 
     // Arrow keys play whatever control has the focus: the speed slider, the
-    // AI menu and the seed field do not take them (issue 34, item 5).
+    // AI menu and the seed field do not take them (else a key meant for the
+    // board changes the speed, the AI or the seed instead).
     for (const control of ["#speed", "#preset", "#seed"]) {
       const now = await shown(page);
       const value = await page.$eval(control, (el) => el.value);
@@ -452,7 +454,7 @@ async function main() {
       await page.$eval("#speed", (el, v) => { el.value = String(v); el.dispatchEvent(new Event("input")); }, v);
       speeds.push(await page.textContent("#speed-label"));
     }
-    // One move a second is "1 move/s" (issue 55, item 11).
+    // One move a second is "1 move/s", in the singular.
     assert.deepEqual(speeds, ["1 move/s", "2 moves/s", "5 moves/s", "10 moves/s", "20 moves/s",
       "40 moves/s", "60 moves/s"], "the speed steps");
 
@@ -489,8 +491,8 @@ async function main() {
     log(`${swiped} moves by swipe, each the rules' slide plus a spawn`);
 
     // A hint names a direction and rates each one against the best, the
-    // best first, with the raw values one click away (issue 55, item 17:
-    // it showed the raw values alone, huge and negative on late boards).
+    // best first, with the raw values one click away (raw values alone are
+    // huge and negative on late boards, and say nothing to a player).
     let answer = page.waitForResponse((res) => res.url().endsWith("/hint"));
     await page.click("#hint-button");
     await page.waitForSelector("#hint-direction");
@@ -537,7 +539,7 @@ async function main() {
     before = await shown(page);
     await page.click("#undo");
     await waitForMoves(page, false, before.moves - 1, 5000);
-    // Enter and Space do not undo again (issue 55, item 10).
+    // Enter and Space do not undo again (the Undo button keeps no focus).
     await page.keyboard.press("Enter");
     await page.keyboard.press(" ");
     await page.waitForTimeout(500);
@@ -546,8 +548,8 @@ async function main() {
 
     // A preset the server cannot play says what it lacks, in a word in the
     // menu and in the server's sentence when chosen: on a server started
-    // without --endgame, the corner preset lacks its tables, not weights
-    // (issue 55, item 11).
+    // without --endgame, the corner preset lacks its tables, not weights,
+    // which it does not use.
     const presetList = await page.evaluate(() => api("GET", "/api/presets"));
     const lacking = presetList.presets.filter((p) => !p.available);
     for (const p of lacking) {
@@ -623,11 +625,12 @@ async function main() {
       null,
       { timeout: MOVE_WAIT, polling: 50 },
     );
-    // ...said as a notice, not drawn as an error (issue 55, item 11).
+    // ...said as a notice, not drawn as an error: nothing went wrong.
     assert.equal(await page.getAttribute("#status", "class"), "status notice");
     assert.notEqual(await page.$eval("#status", (el) => getComputedStyle(el).color), "rgb(179, 65, 43)");
 
-    // Scores in the thousands have separators, Best too (issue 55, item 11).
+    // Scores in the thousands have separators, Best too, to be read at a
+    // glance.
     const bestKept = await page.evaluate(() => localStorage.getItem("web2048.best"));
     await page.evaluate(() => { localStorage.setItem("web2048.best", "1234567"); render(state); });
     assert.equal(await page.textContent("#best"), "1,234,567");
@@ -689,9 +692,9 @@ async function main() {
     assert.equal(restored.seed, kept.seed);
 
     // ...and so without a reload: in the open tab the next key brings the
-    // game back, with a short notice, and plays (issue 55, item 8: every key
-    // said "no such game (it may have expired)" until a reload). So do a
-    // hint and autoplay.
+    // game back, with a short notice, and plays (rather than saying "no
+    // such game (it may have expired)" at every key until a reload). So do
+    // a hint and autoplay.
     const legalKey = () => pageNow.evaluate(() => ({ up: "ArrowUp", down: "ArrowDown", left: "ArrowLeft", right: "ArrowRight" })[state.legal[0]]);
     await pageNow.evaluate(() => say(null));
     await stopServer();
@@ -743,7 +746,7 @@ async function main() {
     await pageNow.click("#autoplay");
 
     // A server that cannot be reached is said so in a sentence, not in
-    // the browser's words ("Failed to fetch"; issue 55, item 11).
+    // the browser's words ("Failed to fetch" says nothing of the server).
     await stopServer();
     mark = errors.length;
     await pageNow.keyboard.press(await legalKey());
@@ -760,7 +763,8 @@ async function main() {
     log(`the game survived a reload, a new tab, a server restart and a forgetful server (${kept.moves} moves)`);
 
     // On a phone, the "You reached 2048!" overlay fits the board: its text
-    // on one line or wrapped inside, its buttons below it (issue 34, item 6).
+    // on one line or wrapped inside, its buttons below it (not spilling past
+    // the board on a narrow screen).
     await pageNow.setViewportSize({ width: 390, height: 844 });
     await pageNow.evaluate(() => render({ ...state, won: true, keep_going: false, over: false }));
     const box = async (sel) => pageNow.$eval(sel, (el) => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; });

@@ -285,7 +285,8 @@ mod tests {
     }
 
     /// Tiles past 32768 reach the page as their values, and two 32768 merge
-    /// into 65536 in a played turn. See: issue 13.
+    /// into 65536 in a played turn: the 4-bit cells of the packed board
+    /// stop at 32768, and the page must not show a capped or wrapped tile.
     #[test]
     fn tiles_past_32768_are_sent_as_they_are() {
         let board: Board = "32768 32768 0 0/131072 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
@@ -333,8 +334,9 @@ mod tests {
     }
 
     /// A hint rates each direction by how much worse it is than the best
-    /// (0 for the chosen one), beside the raw values it keeps. See: issue
-    /// 55, item 17.
+    /// (0 for the chosen one), beside the raw values it keeps: raw values
+    /// alone are huge and negative on late boards, and say nothing to a
+    /// player.
     #[test]
     fn a_hint_rates_each_direction_against_the_best() {
         let solver =

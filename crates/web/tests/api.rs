@@ -62,7 +62,8 @@ async fn presets_list_every_preset_and_whether_it_can_run() {
         // has no endgame tables, which the corner preset plays by.
         assert_eq!(preset["available"], !learned && name != "corner", "{name}");
         // What an unavailable preset lacks, in a word and a sentence (the
-        // corner preset's is not the weights file; see: issue 55, item 11).
+        // corner preset's is its tables, not the weights file, which it
+        // does not use).
         let missing = if learned {
             "weights"
         } else if name == "corner" {
@@ -273,8 +274,8 @@ async fn seeds_must_be_exact_in_javascript() {
     send(&app, "POST", "/api/games", Some(&format!(r#"{{"seed":{}}}"#, max + 1)))
         .await
         .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "bad_seed");
-    // Each refusal says what a seed is, not what serde expected.
-    // See: issue 34, item 7.
+    // Each refusal says what a seed is, not what serde expected: the
+    // person who typed it knows nothing of serde's types.
     for bad in [
         r#"{"seed":-5}"#,
         r#"{"seed":1.5}"#,
@@ -319,8 +320,8 @@ async fn undo_restores_the_game_and_its_spawns() {
 }
 
 /// A game the server forgot comes back from the position the page kept,
-/// spawns and all; a position that is not one is refused. See: issue 34
-/// (games kept like the original's, in the browser).
+/// spawns and all, as the original keeps a game in the browser; a position
+/// that is not one is refused.
 #[tokio::test]
 async fn a_game_comes_back_from_its_position() {
     let app = app();
@@ -565,7 +566,7 @@ async fn idle_sessions_expire() {
 /// Game ids are 128 bits from the operating system's randomness: 32 hex
 /// digits, never repeated, and not the same stream in two servers started
 /// together (they were a ChaCha8 stream seeded from the clock and the
-/// process id). See: issue 34, item 9.
+/// process id, which another player could guess and so play their game).
 #[tokio::test]
 async fn game_ids_are_random_128_bit_hex() {
     let (a, _) = crate::util::app_with(crate::util::limits());

@@ -134,7 +134,8 @@ async fn a_second_autoplay_supersedes_the_first() {
 
 /// A game the server forgets during its autoplay (here deleted; expired or
 /// pushed out by other games alike) ends the stream with the API's code, so
-/// that the page can bring the game back. See: issue 55, item 8.
+/// that the page can bring the game back (rather than showing the same
+/// error at every key until a reload).
 #[tokio::test]
 async fn an_autoplay_whose_game_is_forgotten_ends_with_its_code() {
     let app = app();
@@ -182,7 +183,6 @@ async fn autoplay_errors_are_json_before_the_stream_starts() {
 /// 100 first autoplays of a preset at once build its solver once: each
 /// build allocates a table, and they used to build one each (4.3 GB
 /// resident for 100 `max` streams, 11.7 GB for 200 `ntuple-deep`).
-/// See: issue 34, item 1.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_first_autoplays_build_one_solver() {
     let (app, state) = crate::util::app_with(crate::util::limits());

@@ -62,8 +62,8 @@ fn start_and_ask(args: &[&str], host_header: Option<&str>) -> (String, String, S
 }
 
 /// `--host localhost` is a name, not refused; the server answers to it and
-/// to the loopback addresses, and not to another name. See: issue 34, items
-/// 4 and 10.
+/// to the loopback addresses, and not to another name (a page on another
+/// site could reach it under a name of its own: DNS rebinding).
 #[test]
 fn a_host_name_is_accepted_and_other_names_are_refused() {
     let (addr, stderr, answer) = start_and_ask(&["--host", "localhost"], Some("localhost:PORT"));
@@ -74,7 +74,8 @@ fn a_host_name_is_accepted_and_other_names_are_refused() {
     assert!(answer.starts_with("HTTP/1.1 421"), "{answer}");
 }
 
-/// All interfaces: a warning that anyone can play. See: issue 34, item 10.
+/// All interfaces: a warning that anyone who can reach the machine can play
+/// (and spend its CPU on searches), so that no one exposes it unknowingly.
 #[test]
 fn listening_beyond_loopback_warns() {
     let (addr, stderr, answer) = start_and_ask(&["--host", "0.0.0.0"], Some("box.lan:PORT"));
@@ -107,8 +108,8 @@ fn field(body: &str, name: &str) -> serde_json::Value {
 
 /// A game survives a restart: kept in the games file when the server stops
 /// (SIGINT), read back at start, the same board, score and moves, and its
-/// next spawn the one it would have had. See: issue 34 (games kept across
-/// a server restart).
+/// next spawn the one it would have had, so that restarting the server
+/// (an upgrade, say) costs no one their game.
 #[test]
 fn games_survive_a_restart() {
     use std::io::{BufRead, BufReader};

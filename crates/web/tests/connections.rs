@@ -1,6 +1,8 @@
 //! What a client can hold open: a bounded number of connections, headers
 //! that must arrive in time, bodies that must arrive in time. Loopback, each
-//! test bounded in time. See: issue 34, item 3.
+//! test bounded in time: a client that opens connections and sends nothing,
+//! or sends a byte at a time, must not use up the connections the server
+//! allows and lock everyone else out.
 
 use std::net::SocketAddr;
 use std::time::Duration;

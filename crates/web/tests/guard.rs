@@ -1,6 +1,7 @@
 //! Whom the server answers: Host (DNS rebinding), Origin and Sec-Fetch-Site
 //! (another site's page), the content type of bodies, and the security
-//! headers of every response. See: issue 34, item 4.
+//! headers of every response: a page on another site must not play or read
+//! games on a server that listens on this machine.
 
 use axum::Router;
 use axum::body::Body;

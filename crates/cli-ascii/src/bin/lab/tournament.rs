@@ -695,7 +695,9 @@ fn clock(seconds: f64) -> String {
 mod tests {
     use super::*;
 
-    /// See: issue 18, item 7.
+    /// The progress bar and the ETA move as the running games advance, not
+    /// only when a game ends: a tournament of long games would otherwise
+    /// look stuck for minutes.
     #[test]
     fn progress_moves_within_games() {
         let mut state = ProgressState::default();
@@ -730,8 +732,8 @@ mod tests {
         assert!(line.contains("0/4 games · ETA 1m10s"), "{line}");
     }
 
-    /// An interrupted run names the seeds that finished. See: issue 55,
-    /// item 4.
+    /// An interrupted run names the seeds that finished, so that the user
+    /// knows which games the records file holds and where a resume goes on.
     #[test]
     fn seeds_as_stretches() {
         assert_eq!(stretches(&[]), "");

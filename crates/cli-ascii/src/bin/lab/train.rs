@@ -414,8 +414,8 @@ mod tests {
             }
         }
         assert!(progress_line(&p, 1.49e6, 100).contains("M moves/s"));
-        // An 80-column terminal keeps the rate and the mean score. See:
-        // issue 55, item 15.
+        // An 80-column terminal keeps the rate and the mean score, the
+        // figures a user watches a training run for.
         assert_eq!(
             progress_line(&p, 1.49e6, 79),
             "1234567 ep · 1.49 M moves/s · mean 174505 · 16384 41.2% 32768 3.1% · 1:02:05"
