@@ -924,14 +924,16 @@ fn package_dependencies(metadata: &Metadata) -> Vec<(String, Vec<String>)> {
 
 /// The crate graph of docs/ARCHITECTURE.md, as data: each library's whole
 /// list of allowed dependencies (the rules know no search or screen; the
-/// solver has the rules and rayon only; so has ntuple, with its file
+/// endgame tables have the rules and rayon only, and know no search; the
+/// solver has the rules, rayon and the tables; so has ntuple, with its file
 /// formats; engine stands between the libraries and the frontends, joins
 /// the network to the search, maps the endgame tables' files (and asks
 /// the system for the free disk space before building them) and
 /// serialises what the frontends send alike).
-const LIBRARIES: [(&str, &[&str]); 5] = [
+const LIBRARIES: [(&str, &[&str]); 6] = [
     ("game-core", &["rand_chacha"]),
-    ("solver-expectimax", &["game-core", "rayon"]),
+    ("endgame-tables", &["game-core", "rayon"]),
+    ("solver-expectimax", &["game-core", "rayon", "endgame-tables"]),
     ("ntuple", &["game-core", "zstd", "rayon", "dirs"]),
     ("records", &["game-core", "serde", "serde_json"]),
     (
@@ -959,8 +961,9 @@ const FRONTENDS: [&str; 4] = ["cli-ascii", "web", "py2048", "xtask"];
 /// (tune, train, tables), which works on the libraries themselves.
 const BEHIND_ENGINE: [&str; 2] = ["web", "py2048"];
 
-/// The libraries [`BEHIND_ENGINE`] frontends reach through `engine`.
-const ENGINE_ONLY: [&str; 2] = ["solver-expectimax", "ntuple"];
+/// The libraries [`BEHIND_ENGINE`] frontends reach through `engine`
+/// (the endgame tables by its re-export of the solver's `endgame`).
+const ENGINE_ONLY: [&str; 3] = ["solver-expectimax", "endgame-tables", "ntuple"];
 
 /// Where the manifests (package name, dependency names) break the crate
 /// graph, as messages.
@@ -994,7 +997,7 @@ fn the_crate_graph_keeps_its_shape() {
     let packages = package_dependencies(&cargo_metadata());
     // Guards against a parser that finds nothing and so checks nothing.
     let solver = packages.iter().find(|(n, _)| n == "solver-expectimax").expect("the solver");
-    assert_eq!(solver.1, ["game-core", "rayon"]);
+    assert_eq!(solver.1, ["endgame-tables", "game-core", "rayon"]);
     assert_eq!(packages.len(), LIBRARIES.len() + FRONTENDS.len(), "{packages:?}");
     let found = graph_offences(&packages);
     assert!(found.is_empty(), "{} problem(s):\n{}\n", found.len(), found.join("\n"));
@@ -1026,9 +1029,10 @@ fn the_crate_graph_rule_catches_offenders() {
     };
     let found = graph_offences(&[
         pkg("game-core", &["rand_chacha", "rayon"]),
-        pkg("solver-expectimax", &["game-core", "rayon"]),
+        pkg("endgame-tables", &["game-core", "rayon", "ntuple"]),
+        pkg("solver-expectimax", &["game-core", "rayon", "endgame-tables"]),
         pkg("ntuple", &["game-core", "solver-expectimax", "zstd"]),
-        pkg("web", &["engine", "axum", "cli-ascii", "solver-expectimax"]),
+        pkg("web", &["engine", "axum", "cli-ascii", "solver-expectimax", "endgame-tables"]),
         pkg("py2048", &["engine", "ntuple", "records"]),
         pkg("cli-ascii", &["engine", "solver-expectimax", "ntuple"]),
         pkg("newcomer", &["game-core"]),
@@ -1037,9 +1041,11 @@ fn the_crate_graph_rule_catches_offenders() {
         found,
         [
             "game-core depends on rayon, which the crate graph does not allow",
+            "endgame-tables depends on ntuple, which the crate graph does not allow",
             "ntuple depends on solver-expectimax, which the crate graph does not allow",
             "web depends on cli-ascii, which the crate graph does not allow",
             "web depends on solver-expectimax, which it must reach through engine",
+            "web depends on endgame-tables, which it must reach through engine",
             "py2048 depends on ntuple, which it must reach through engine",
             "newcomer: a crate the graph does not place",
         ]
@@ -1047,10 +1053,12 @@ fn the_crate_graph_rule_catches_offenders() {
 }
 
 /// The workspace packages whose own code holds the hot loops: the rules,
-/// the search (compiled here for both board types: `Solver::decide` routes
-/// every caller's board to them), the trainer and py2048's batch loops over
-/// boards. The frontends only call into them, so they compile unoptimised.
-const HOT_PACKAGES: [&str; 4] = ["game-core", "solver-expectimax", "ntuple", "py2048"];
+/// the endgame tables' generator and look-ups, the search (compiled here
+/// for both board types: `Solver::decide` routes every caller's board to
+/// them), the trainer and py2048's batch loops over boards. The frontends
+/// only call into them, so they compile unoptimised.
+const HOT_PACKAGES: [&str; 5] =
+    ["game-core", "endgame-tables", "solver-expectimax", "ntuple", "py2048"];
 
 /// The hot packages ([`HOT_PACKAGES`]) that the dev profile leaves
 /// unoptimised, as messages: without `opt-level = 3` a plain `cargo run`
@@ -1095,6 +1103,8 @@ members = [
 ]
 
 [profile.dev.package.game-core]
+opt-level = 3
+[profile.dev.package.endgame-tables]
 opt-level = 3
 [profile.dev.package.solver-expectimax]
 # A comment.

@@ -30,7 +30,6 @@
 
 mod awake;
 mod config;
-pub mod endgame;
 mod eval;
 mod hash;
 mod player;
@@ -40,6 +39,10 @@ mod stats;
 mod table;
 mod tournament;
 mod tutorial;
+
+/// The endgame tables, a crate of their own (`endgame-tables`): the
+/// search plays by them, and the frontends reach them by this path.
+pub use endgame_tables as endgame;
 
 pub use config::{
     Algorithm, ConfigError, Depth, LEARNED_HEURISTIC, MAX_DEPTH, MAX_THREADS, Preset, SearchConfig,

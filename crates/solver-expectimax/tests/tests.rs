@@ -1,5 +1,6 @@
 //! The solver's integration tests: one binary, one module per concern.
 
+mod endgame;
 mod java;
 mod learned;
 mod properties;

@@ -20,8 +20,8 @@
 //! equal beside it is the goal). So one table serves every chain of that
 //! length and anchor, whatever its largest tile, in all eight symmetries of
 //! the board. [`Endgame::advise`] finds the formation of a board and the
-//! move that maximises the odds; the [`Solver`](crate::Solver) plays it
-//! when a table applies (see [`Solver::with_endgame`](crate::Solver::with_endgame)).
+//! move that maximises the odds; the search of `solver-expectimax` plays it
+//! when a table applies (see its `Solver::with_endgame`).
 //!
 //! The corner's formations ([`Shape::Step`], [`Shape::Block`]) fix a few
 //! large tiles in the top-left corner instead of a chain, bound each free
@@ -30,7 +30,7 @@
 //!
 //! ```
 //! use game_core::Board;
-//! use solver_expectimax::endgame::{Endgame, Formation, Table};
+//! use endgame_tables::{Endgame, Formation, Table};
 //!
 //! // A chain of 12 tiles (from 16384 down to 8) and four free cells.
 //! let formation = Formation::new(12, 3)?;
@@ -41,6 +41,7 @@
 //! assert!(advice.odds > 0.0 && advice.odds <= 1.0);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![deny(missing_docs)]
 
 mod build;
 mod file;
@@ -185,7 +186,7 @@ pub enum Shape {
 
 impl Shape {
     /// The shape's byte in a file's header.
-    pub(super) fn code(self) -> u8 {
+    pub(crate) fn code(self) -> u8 {
         match self {
             Shape::Snake(_) => 0,
             Shape::Step => 1,

@@ -3,7 +3,7 @@
 //! table) and a check that a change to it keeps every odds value (write the
 //! table with `--out` before and after, and compare the files).
 //!
-//! `cargo run --release -p solver-expectimax --example endgame_build -- block 7 [--out FILE]`
+//! `cargo run --release -p endgame-tables --example endgame_build -- block 7 [--out FILE]`
 //!
 //! The formation is `step GOAL`, `block ANCHOR` or `chain LENGTH ANCHOR`
 //! (exponents: `block 7` is the corner block anchored at 128).
@@ -12,7 +12,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use solver_expectimax::endgame::{Formation, Table};
+use endgame_tables::{Formation, Table};
 
 type Error = Box<dyn std::error::Error>;
 
