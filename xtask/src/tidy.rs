@@ -957,7 +957,7 @@ const FRONTENDS: [&str; 4] = ["cli-ascii", "web", "py2048", "xtask"];
 
 /// The frontends that reach the search and the network through `engine`
 /// only, so that what they may name of them is what engine re-exports
-/// (issue 53, item 2). cli-ascii is not among them while it holds the lab
+/// (one door to keep stable). cli-ascii is not among them while it holds the lab
 /// (tune, train, tables), which works on the libraries themselves.
 const BEHIND_ENGINE: [&str; 2] = ["web", "py2048"];
 
