@@ -65,19 +65,14 @@ fn open_tables(dir: &std::path::Path) -> anyhow::Result<std::sync::Arc<Endgame>>
             let _ = writeln!(std::io::stderr().lock(), "{line}");
         }
     };
-    // Each preset's in the presets' order, each table once; the big step
-    // table (21.8 GB) only where it was built (`lab tables build --preset
-    // corner-big`): a server's start never builds it.
+    // Each preset's in the presets' order, each table once, but the big
+    // step table: a server's start never builds 21.8 GB, and in one set with
+    // the corner preset's step it would be the one that preset reads (the
+    // largest), playing corner-big under corner's name. corner-big is for
+    // the terminal, the lab and Python.
     let mut formations: Vec<Formation> = Vec::new();
-    let built = |f: &Formation| {
-        !f.is_layered()
-            || !matches!(
-                engine::endgame::table_status(dir, *f),
-                engine::endgame::TableStatus::Missing
-            )
-    };
     let all = engine::Preset::ALL.into_iter().flat_map(|p| engine::formations_for(p, None));
-    for formation in all.filter(built) {
+    for formation in all.filter(|f| !f.is_layered()) {
         if !formations.contains(&formation) {
             formations.push(formation);
         }

@@ -69,8 +69,11 @@ impl Searcher {
         // The corner tables, where the folder holds them built and checked
         // (mapped, so opening them takes a moment).
         let corner = corner_place.as_ref().filter(|_| endgame.is_none()).and_then(|place| {
+            // The corner tables serve the corner preset, whichever corner
+            // preset the machine's strongest is (the server serves no
+            // layered table).
             let choice = engine::strongest_preset(4, Some(&place.dir), place.max_states);
-            if choice.preset != Preset::Corner {
+            if !choice.preset.uses_corner_tables() {
                 return None;
             }
             let formations = engine::formations_for(Preset::Corner, place.max_states);
@@ -155,9 +158,10 @@ impl Searcher {
                 match &self.corner_place {
                     // Built by the lab only: 21.8 GB is no button's work.
                     _ if preset == Preset::CornerBig => format!(
-                        "the {preset} preset plays by the big step table (21.8 GB), which this \
-                         server does not have: build it with `lab tables build --preset \
-                         corner-big`, then start the server with --endgame"
+                        "the {preset} preset plays by the big step table (21.8 GB), which the web \
+                         server does not serve (--endgame serves the others' tables): play it \
+                         with cli-ascii --preset {preset}, after `lab tables build --preset \
+                         {preset}`"
                     ),
                     Some(_) => format!(
                         "the {preset} preset plays by the corner tables, which are not built \
