@@ -694,10 +694,12 @@ impl fmt::Display for Why {
 
 /// The strongest preset whose tables are present and checked in the
 /// tables folder (`tables`, or the user's cache folder: [`tables_dir`]):
+/// `corner-big` when its tables are there and checked (the big step table
+/// is built only on request: `lab tables build --preset corner-big`), else
 /// `corner` when its tables (of at most `max_states` states each, when
-/// given) are there and checked, else [`DEFAULT_PRESET`]; the heuristic on
-/// boards other than 4x4. It reads the tables' headers and check stamps,
-/// not the tables, so it answers at once.
+/// given) are, else [`DEFAULT_PRESET`]; the heuristic on boards other than
+/// 4x4. It reads the tables' headers and check stamps, not the tables, so
+/// it answers at once.
 pub fn strongest_preset(
     size: usize,
     tables: Option<&Path>,
@@ -708,6 +710,13 @@ pub fn strongest_preset(
         return fallback(Why::BoardSize(size));
     }
     let Some(dir) = tables_dir(tables) else { return fallback(Why::NoTablesFolder) };
+    // corner-big where the user built its big step table, all checked.
+    let big = formations_for(Preset::CornerBig, max_states);
+    let checked =
+        |f: &endgame::Formation| matches!(endgame::table_status(&dir, *f), TableStatus::Checked);
+    if big.iter().any(|f| f.is_layered()) && big.iter().all(checked) {
+        return DefaultChoice { preset: Preset::CornerBig, why: Why::TablesBuilt };
+    }
     let formations = formations_for(Preset::Corner, max_states);
     let mut command = "lab tables build --preset corner".to_owned();
     if let Some(dir) = tables {

@@ -329,8 +329,8 @@ pub enum Preset {
     /// table (building 512: 21.8 GB on disk, built once; macroxue/2048-ai's
     /// big build), whose move it plays from odds above
     /// [`crate::endgame::STEP_MIN_ODDS_LAYERED`] with that program's relaxed
-    /// goal. Measured level with [`Preset::Corner`] here
-    /// (docs/endgame.md), at three times the disk.
+    /// goal. Stronger than [`Preset::Corner`] (docs/endgame.md), at four
+    /// times the disk.
     CornerBig,
 }
 
