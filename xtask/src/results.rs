@@ -128,6 +128,17 @@ const SHIPPED: &[Shipped] = &[
         tiles: LATE_TILES,
     },
     Shipped {
+        preset: "corner-big",
+        about: "the corner preset's search and block, with macroxue/2048-ai's big step table \
+                (building 512) read from odds above 0.1 ([endgame.md](endgame.md))",
+        needs: "the corner block and the big step table: 26.0 GB on disk, built once by `lab \
+                tables build --preset corner-big` (about 15 minutes on 2 cores), then mapped",
+        records: &["corner-big-seeds-8611-8981"],
+        played: "one search thread per game (the preset's), one game at a time beside other runs",
+        unmeasured: "",
+        tiles: LATE_TILES,
+    },
+    Shipped {
         preset: "heuristic",
         about: "the heuristic ([solver.md](solver.md)) searched `distinct tiles - 2` chance layers deep",
         needs: "nothing",
@@ -966,7 +977,16 @@ mod tests {
         // Every shipped preset has its section, and only shipped presets do.
         assert_eq!(
             SHIPPED.iter().map(|s| s.preset).collect::<Vec<_>>(),
-            ["ntuple-deep", "ntuple", "corner", "heuristic", "heuristic-max", "fast", "tutorial"]
+            [
+                "ntuple-deep",
+                "ntuple",
+                "corner",
+                "corner-big",
+                "heuristic",
+                "heuristic-max",
+                "fast",
+                "tutorial"
+            ]
         );
     }
 
