@@ -1312,6 +1312,60 @@ fn architecture_md_names_every_crate_and_subcommand() {
     );
 }
 
+/// The crate graph drawn under `## Bird's Eye View`: its first ```text
+/// block.
+fn birds_eye_drawing(doc: &str) -> Option<&str> {
+    let view = &doc[doc.find("\n## Bird's Eye View\n")?..];
+    let start = view.find("```text\n")? + "```text\n".len();
+    let drawing = &view[start..];
+    Some(&drawing[..drawing.find("```")?])
+}
+
+/// The packages that the Bird's Eye View's drawing does not name (as a
+/// whole word: `engine` is not in `engines`), as messages.
+fn undrawn_packages(doc: &str, packages: &[String]) -> Vec<String> {
+    let Some(drawing) = birds_eye_drawing(doc) else {
+        return vec!["no crate graph drawn under `## Bird's Eye View`".to_owned()];
+    };
+    let in_name = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    let drawn = |name: &str| {
+        drawing.match_indices(name).any(|(at, _)| {
+            !drawing[..at].ends_with(in_name) && !drawing[at + name.len()..].starts_with(in_name)
+        })
+    };
+    packages
+        .iter()
+        .filter(|p| !drawn(p))
+        .map(|p| format!("`{p}` is a workspace package the crate graph does not draw"))
+        .collect()
+}
+
+/// The drawing of the crate graph names every workspace package, as cargo
+/// finds them: a crate added or renamed fails here until it is drawn.
+#[test]
+fn architecture_md_draws_every_package() {
+    let doc = fs::read_to_string(project_root().join(ARCHITECTURE_MD)).expect("the document");
+    let packages: Vec<String> = cargo_metadata().packages.into_iter().map(|p| p.name).collect();
+    assert!(packages.len() > LIBRARIES.len(), "{packages:?}");
+    let found = undrawn_packages(&doc, &packages);
+    assert!(found.is_empty(), "{ARCHITECTURE_MD}: {}\n", found.join("\n"));
+}
+
+#[test]
+fn the_drawing_rule_catches_offenders() {
+    let doc = "# A\n\n## Bird's Eye View\n\n```text\n  cli-ascii ──► engines\n  lab\n```\n\n\
+               engine\n";
+    let names = ["cli-ascii", "engine", "lab", "cli"].map(str::to_owned);
+    assert_eq!(
+        undrawn_packages(doc, &names),
+        [
+            "`engine` is a workspace package the crate graph does not draw",
+            "`cli` is a workspace package the crate graph does not draw",
+        ]
+    );
+    assert_eq!(undrawn_packages("# A\n", &names).len(), 1);
+}
+
 #[test]
 fn the_architecture_rule_catches_offenders() {
     let help = "\
