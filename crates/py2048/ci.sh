@@ -56,7 +56,7 @@ PATH="$venv/bin:$PATH" "$venv/bin/maturin" build --quiet \
 # tests/test_distributed.py checks its games against the lab's (a no-op
 # after `cargo test --workspace` built it).
 echo "==> py2048: building the lab for the tournament tests"
-cargo build --quiet --manifest-path "$root/Cargo.toml" -p cli-ascii --bin lab
+cargo build --quiet --manifest-path "$root/Cargo.toml" -p lab
 export PY2048_CLI="$target/debug/lab"
 
 echo "==> py2048: pytest"

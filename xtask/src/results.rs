@@ -269,7 +269,7 @@ pub(crate) fn run(args: &ResultsArgs) -> Result<()> {
         vec![format!("cargo xtask results{}", if args.quick { " --quick" } else { "" })];
 
     let binary = build_lab()?;
-    commands.push("cargo build --release -p cli-ascii --bin lab".to_owned());
+    commands.push("cargo build --release -p lab".to_owned());
 
     let bench_rows = bench::run_benches(&BenchArgs {
         quick: args.quick,
@@ -338,7 +338,7 @@ pub(crate) fn run(args: &ResultsArgs) -> Result<()> {
 /// path.
 fn build_lab() -> Result<PathBuf> {
     let mut cmd = cargo();
-    cmd.args(["build", "--release", "-p", "cli-ascii", "--bin", "lab"]);
+    cmd.args(["build", "--release", "-p", "lab"]);
     println!("==> {}", crate::util::render(&cmd));
     run_checked(&mut cmd)?;
     Ok(target_dir().join("release").join(format!("lab{}", std::env::consts::EXE_SUFFIX)))

@@ -9,7 +9,7 @@ use crate::util::{Result, cargo, render, run_checked};
 
 pub(crate) fn run(args: &[String]) -> Result<()> {
     let mut cmd = cargo();
-    cmd.args(["run", "--quiet", "--release", "-p", "cli-ascii", "--bin", "lab", "--", "tune"]);
+    cmd.args(["run", "--quiet", "--release", "-p", "lab", "--", "tune"]);
     cmd.args(args);
     // On stderr, so that `cargo xtask tune > table.md` keeps only the table.
     eprintln!("==> {}", render(&cmd));

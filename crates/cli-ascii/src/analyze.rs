@@ -5,7 +5,7 @@ use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use cli_ascii::setup;
+use cli_common::setup;
 use engine::Values;
 use engine::{Decision, Solver};
 use game_core::{AnyBoard, Direction, GameBoard, Rules, RulesBuilder};

@@ -1,9 +1,9 @@
 //! The game's command line: watch, play and analyze, their options and
 //! help, as clap derives them. The lab's commands are another program's
-//! (`src/bin/lab/`).
+//! (`crates/lab`).
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use cli_ascii::args::{
+use cli_common::args::{
     RulesArgs, SearchArgs, SearchSettings, given, negative_numbers_are_values,
     parse_four_probability, parse_seed, unused_search_option, whole_number,
 };
@@ -29,13 +29,13 @@ Examples, from the repository (after `cargo install --path crates/cli-ascii`,
   cargo run -p cli-ascii -- analyze '2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2'
 
 Tournaments, comparisons, tuning, training and the endgame tables are the
-lab's, another program: `cargo run -p cli-ascii --bin lab -- --help`.";
+lab's, another program: `cargo run -p lab -- --help`.";
 
 // `-h`'s end: where the rest is.
 const SHORT_AFTER: &str = "\
 `--help` shows more, with examples. Tournaments, comparisons, tuning,
 training and the endgame tables are the lab's, another program:
-`cargo run -p cli-ascii --bin lab -- --help`.";
+`cargo run -p lab -- --help`.";
 
 /// Watch, play and analyse 2048 in the terminal, with an expectimax AI.
 ///
@@ -198,10 +198,10 @@ mod tests {
         for sub in ["watch", "play", "analyze"] {
             assert!(help.contains(&format!("  {sub} ")), "{sub}: {help}");
         }
-        for sub in cli_ascii::LAB_COMMANDS {
+        for sub in cli_common::LAB_COMMANDS {
             assert!(!help.contains(&format!("  {sub} ")), "{sub}: {help}");
         }
-        assert!(help.contains("--bin lab -- --help"), "{help}");
+        assert!(help.contains("-p lab -- --help"), "{help}");
     }
 
     #[test]

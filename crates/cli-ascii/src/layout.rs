@@ -3,7 +3,7 @@
 //! fields dropped from the end rather than cut mid-number, and a clear
 //! message only when nothing fits.
 
-use cli_ascii::fit::cut;
+use cli_common::fit::cut;
 use game_core::GameBoard;
 
 use crate::render::{self, BoardStyle};

@@ -1,7 +1,7 @@
 //! `cli-ascii`: watch the expectimax AI play 2048, play yourself and
 //! analyse boards, in a terminal. The lab (tournaments, comparisons, tuning,
-//! training, the endgame tables) is the package's other program, `lab`;
-//! what both share is the package's library.
+//! training, the endgame tables) is another program, `lab`, of its own
+//! package; what both share is the `cli-common` library.
 //!
 //! The binary is glue: the rules live in game-core and the search behind
 //! engine; this program holds the command line, the rendering, the key
@@ -25,8 +25,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cli_ascii::exit::{Usage, clap_exit, finish};
-use cli_ascii::{LAB_COMMANDS, LAB_OPTIONS};
+use cli_common::exit::{Usage, clap_exit, finish};
+use cli_common::{LAB_COMMANDS, LAB_OPTIONS};
 
 use crate::cli::Command;
 
@@ -86,9 +86,8 @@ fn forward_to_lab(command: &str, args: &[OsString]) -> ExitCode {
             let _ = writeln!(
                 err,
                 "error: `{command}` moved to the lab program, which is not beside this one \
-                 ({place}): from a clone, run `cargo run -p cli-ascii --bin lab -- {command} \
-                 ...` or build it with `cargo build -p cli-ascii --bin lab` (`cargo install \
-                 --path crates/cli-ascii` installs both)"
+                 ({place}): from a clone, run `cargo run -p lab -- {command} ...` or build it \
+                 with `cargo build -p lab` (`cargo install --path crates/lab` installs it)"
             );
             return ExitCode::FAILURE;
         }
@@ -96,7 +95,7 @@ fn forward_to_lab(command: &str, args: &[OsString]) -> ExitCode {
     let _ = writeln!(
         err,
         "note: `{command}` moved to the lab program: `lab {command} ...` \
-         (`cargo run -p cli-ascii --bin lab -- {command} ...`); this old form runs it for one \
+         (`cargo run -p lab -- {command} ...`); this old form runs it for one \
          more release"
     );
     drop(err);

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use cli_ascii::args::{PlayerKind, SearchArgs};
-use cli_ascii::fit;
-use cli_ascii::setup::{self, AnyPlayer, PlayerSpec};
+use cli_common::args::{PlayerKind, SearchArgs};
+use cli_common::fit;
+use cli_common::setup::{self, AnyPlayer, PlayerSpec};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use engine::{Choice, DefaultChoice, Played, Player, Values, WIN_TILE};
 use game_core::{Direction, Game, GameBoard, PlayError};
@@ -969,7 +969,7 @@ mod tests {
     /// smallest corner set, in a folder of the test's own.
     #[test]
     fn t_builds_the_corner_tables_and_the_next_game_hints_with_corner() {
-        use cli_ascii::args::SearchSettings;
+        use cli_common::args::SearchSettings;
         let dir = std::env::temp_dir().join(format!("cli-play-tables-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let settings = SearchSettings {

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use cli_ascii::setup;
+use cli_common::setup;
 use engine::endgame::Endgame;
 use engine::{DefaultChoice, Preset, TablesBuild, TablesBuildCost, Why};
 

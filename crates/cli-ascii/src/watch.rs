@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use cli_ascii::args::PlayerKind;
-use cli_ascii::fit;
-use cli_ascii::setup::{self, AnyPlayer, PlayerSpec};
+use cli_common::args::PlayerKind;
+use cli_common::fit;
+use cli_common::setup::{self, AnyPlayer, PlayerSpec};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use engine::{Choice, Player};
 use game_core::{Game, GameBoard, Rules};
@@ -187,7 +187,7 @@ fn pace(delay: Duration) -> String {
 /// What the next game is played by: the options, the player's spec, and
 /// the corner tables offered.
 struct Next<'a> {
-    search: &'a cli_ascii::args::SearchArgs,
+    search: &'a cli_common::args::SearchArgs,
     spec: PlayerSpec,
     upgrade: Option<Upgrade>,
 }

@@ -129,20 +129,10 @@ fn an_endgame_table_decides_a_chain_and_says_so() {
     let _ = std::fs::remove_dir_all(&dir);
     let dir_arg = dir.to_str().unwrap();
     let small = ["--tables", dir_arg, "--tables-max-states", "1000000"];
-    let out = run(&[&["tables", "build"][..], &small].concat(), None);
-    assert!(out.status.success());
-    let log = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(log.lines().count(), 28, "{log}");
-    assert!(log.starts_with("building 27 endgame tables: "), "{log}");
-    assert!(
-        log.lines()
-            .nth(1)
-            .unwrap()
-            .starts_with("built the table of the chain of 5 ending in 4 (177147 states) into "),
-        "{log}"
-    );
-    let built = String::from_utf8(out.stdout).unwrap();
-    assert!(built.starts_with("27 endgame tables, 0.00 GB, in "), "{built}");
+    // The tables as `lab tables build` builds them, with the same function
+    // (the lab's tests check what it prints).
+    cli_common::setup::build_tables(Some(&dir), Some(1_000_000), engine::Preset::Heuristic)
+        .expect("the small tables build");
     // A chain of 9 from 16384 down to 64; seven free cells.
     let board = "16384 8192 4096 2048/128 256 512 1024/64 0 2 0/0 0 0 4";
     let out = stdout_of(&[&["analyze", "--endgame"][..], &small, &["--json", board]].concat());
@@ -179,4 +169,39 @@ fn text_rates_each_direction_beside_its_raw_value() {
         let rating = ["<- best", "% worse", "as good"];
         assert!(row.ends_with("illegal") || rating.iter().any(|r| row.ends_with(r)), "{row}");
     }
+}
+
+/// The learned presets with the shipped network work from a clone with no
+/// extra step.
+#[test]
+fn analyze_with_the_shipped_network() {
+    let out = stdout_of(&[
+        "analyze",
+        "--json",
+        "--preset",
+        "ntuple",
+        "1024 512 64 8/256 128 32 4/16 8 2 0/2 0 0 0",
+    ]);
+    // Up and left change nothing on this board; the network picks one of the
+    // other two, at the preset's depth.
+    assert!(out.contains("\"up\":null") && out.contains("\"left\":null"), "{out}");
+    assert!(out.contains("\"best\":\"down\"") || out.contains("\"best\":\"right\""), "{out}");
+    assert!(out.contains("\"depth\":2"), "{out}");
+}
+
+#[test]
+fn the_search_options_reach_the_search() {
+    // A shallower fast search (bonus -2 is the preset's) looks at fewer nodes.
+    let nodes = |extra: &[&str]| -> u64 {
+        let mut args = vec!["analyze", "--preset", "fast", "--json"];
+        args.extend_from_slice(extra);
+        args.push("2 4 8 16/0 2 4 8/0 0 2 4/0 0 0 2");
+        let out = stdout_of(&args);
+        let (_, rest) = out.split_once("\"nodes\":").unwrap();
+        rest.split(',').next().unwrap().parse().unwrap()
+    };
+    assert!(nodes(&["--depth-bonus", "0"]) > nodes(&[]));
+    // A high cut-off scores deep spawns instead of searching them.
+    let deeper = nodes(&["--depth-bonus", "1"]);
+    assert!(nodes(&["--depth-bonus", "1", "--prob-cutoff", "0.05"]) < deeper);
 }

@@ -1,7 +1,8 @@
-//! Every invalid input: one `error:` line naming the problem, a non-zero
-//! exit code, no panic.
+//! Every invalid input to the game: one `error:` line naming the problem, a
+//! non-zero exit code, no panic. (The lab's are in the lab's tests, under
+//! the same test names where a rule holds for both programs.)
 
-use crate::util::{error_of, lab, run_with};
+use crate::util::error_of;
 
 #[test]
 fn unknown_preset() {
@@ -11,7 +12,6 @@ fn unknown_preset() {
         2,
         "unknown preset `nope` (expected tutorial, fast, heuristic, heuristic-max, ntuple, ntuple-deep, corner or corner-big)",
     );
-    error_of(&["tournament", "--preset", "nope"], None, 2, "unknown preset `nope`");
     error_of(&["analyze", "--preset", "nope", "2 0/0 2"], None, 2, "unknown preset `nope`");
 }
 
@@ -31,18 +31,6 @@ fn learned_presets_need_their_network_and_a_4x4_board() {
         "cannot load the learned network",
     );
     assert!(err.contains("/nonexistent/w.n2048"), "{err}");
-    error_of(
-        &["tournament", "--preset", "ntuple", "--size", "5"],
-        None,
-        1,
-        "the ntuple presets play 4x4 boards only, not 5x5",
-    );
-    error_of(
-        &["tournament", "--preset", "corner", "--size", "5"],
-        None,
-        1,
-        "the corner preset's tables play 4x4 boards only, not 5x5",
-    );
 }
 
 /// A board size or a probability out of range is a usage error like any
@@ -55,7 +43,6 @@ fn size_out_of_range() {
         "error: invalid value '9' for '--size <N>': must be between 2 and 8 (see --help)\n"
     );
     error_of(&["watch", "--size", "1", "--transcript"], None, 2, "must be between 2 and 8");
-    error_of(&["tournament", "--size", "9"], None, 2, "must be between 2 and 8");
 }
 
 #[test]
@@ -67,7 +54,6 @@ fn four_probability_out_of_range() {
     // (clap would otherwise call `-1` an unexpected argument).
     error_of(&["analyze", "--four-probability", "-1", "2 0/0 2"], None, 2, between);
     error_of(&["--four-probability", "-0.1", "--transcript"], None, 2, between);
-    error_of(&["tournament", "--four-probability", "1.5"], None, 2, between);
 }
 
 #[test]
@@ -90,14 +76,8 @@ fn depth_out_of_range() {
 fn ranges_are_written_one_way() {
     for (args, range) in [
         (&["--depth-bonus", "13"][..], "between -12 and 12"),
-        (&["tournament", "--parallel", "0"], "between 1 and 1024"),
-        (&["compare", "--a", "", "--b", "", "--games", "0"], "at least 1"),
-        (&["compare", "--a", "", "--b", "", "--parallel", "2000"], "between 1 and 1024"),
-        (&["tune", "--rounds", "0"], "between 1 and 100"),
-        (&["train", "--threads", "300"], "between 1 and 256"),
-        (&["train", "--stages", "4"], "between 1 and 3"),
-        (&["train", "--lambda", "2"], "between 0 and 1"),
-        (&["agreement", "--reference-bonus", "13"], "between -12 and 12"),
+        (&["analyze", "--threads", "300", "2 0/0 2"], "between 1 and 256"),
+        (&["watch", "--delay-ms", "60001"], "between 0 and 60000"),
     ] {
         let err = error_of(args, None, 2, range);
         assert!(!err.contains("..="), "{err}");
@@ -106,47 +86,17 @@ fn ranges_are_written_one_way() {
 
 /// A negative number given to any number option is that option's invalid
 /// value, not an "unexpected argument '-1'" (clap reads a leading `-` as a
-/// flag unless told otherwise), and a negative initial weight trains.
+/// flag unless told otherwise).
 #[test]
 fn negative_numbers_are_values_of_every_number_option() {
     for (args, option) in [
         (&["--size", "-1"][..], "'-1' for '--size <N>'"),
         (&["analyze", "--prob-cutoff", "-1", "2 0/0 2"], "'-1' for '--prob-cutoff <P>'"),
         (&["watch", "--max-moves", "-1"], "'-1' for '--max-moves <N>'"),
-        (&["tournament", "--max-moves", "-1"], "'-1' for '--max-moves <N>'"),
-        (&["tournament", "--parallel", "-1"], "'-1' for '--parallel <N>'"),
-        (&["tune", "--games", "-1"], "'-1' for '--games <N>'"),
-        (&["agreement", "--every", "-1"], "'-1' for '--every <N>'"),
-        (&["train", "--threads", "-1"], "'-1' for '--threads <N>'"),
-        (&["train", "--episodes", "-1"], "'-1' for '--episodes <N>'"),
-        (&["train", "--checkpoint-minutes", "-1"], "'-1' for '--checkpoint-minutes <M>'"),
-        (&["train", "--minutes", "-1"], "'-1' for '--minutes <M>'"),
     ] {
         let err = error_of(args, None, 2, option);
         assert!(!err.contains("unexpected argument"), "{err}");
     }
-    // Minutes become a `Duration`, which panics on a negative, NaN or huge
-    // number of seconds: each is refused before.
-    for minutes in ["0", "-1", "nan", "inf", "1e300"] {
-        error_of(
-            &["train", "--checkpoint-minutes", minutes],
-            None,
-            2,
-            "above 0 and at most 1000000",
-        );
-        error_of(&["train", "--minutes", minutes], None, 2, "above 0 and at most 1000000");
-    }
-    error_of(&["train", "--initial", "nan"], None, 2, "expected a finite number");
-    error_of(&["train", "--lambda", "1.5"], None, 2, "--lambda");
-    // A share with restarts that keep no pool would be silently ignored.
-    let err = error_of(
-        &["train", "--restarts", "middle", "--restart-share", "0.3"],
-        None,
-        2,
-        "--restart-share applies to --restarts pools only, not to --restarts middle",
-    );
-    assert_eq!(err.lines().count(), 1, "{err}");
-    error_of(&["train", "--restarts", "off", "--restart-share", "0.3"], None, 2, "restarts off");
 }
 
 /// Number options name their range in the option's terms, negative numbers
@@ -158,8 +108,6 @@ fn number_options_say_their_range() {
     let err = error_of(&["--seed", "-1"], None, 2, "invalid value '-1' for '--seed <SEED>': ");
     assert!(err.contains(all_seeds), "{err}");
     error_of(&["play", "--seed", "-1"], None, 2, all_seeds);
-    error_of(&["tournament", "--seed", "-1"], None, 2, all_seeds);
-    error_of(&["train", "--seed", "-1"], None, 2, all_seeds);
     error_of(
         &["--seed", "18446744073709551616"],
         None,
@@ -185,14 +133,6 @@ fn number_options_say_their_range() {
         "'1024' for '--threads <N>': must be between 1 and 256",
     );
     error_of(&["analyze", "--threads", "0", "2 0/0 2"], None, 2, "must be between 1 and 256");
-
-    let err = error_of(&["tournament", "--games", "0"], None, 2, "'0' for '--games <N>': ");
-    assert!(err.contains("must be at least 1"), "{err}");
-    error_of(&["tournament", "--games", "-2"], None, 2, "must be at least 1");
-    // Too many digits for any number of games is not "too few": the
-    // message must not tell the user the opposite of the fix.
-    let err = error_of(&["tournament", "--games", "99999999999999999999"], None, 2, "too large");
-    assert!(!err.contains("at least"), "{err}");
 }
 
 /// More search threads than cores are allowed, with a warning: they only
@@ -222,7 +162,6 @@ fn bad_values_and_flags() {
     error_of(&["--player", "smart"], None, 2, "[possible values: expectimax, random]");
     error_of(&["--seed", "minus-one"], None, 2, "--seed");
     error_of(&["--bogus"], None, 2, "unexpected argument '--bogus'");
-    error_of(&["tournament", "--games", "many"], None, 2, "--games");
 }
 
 /// An option of another command is named as such (clap's tip named
@@ -249,42 +188,10 @@ fn an_option_of_another_command_and_a_missing_subcommand_are_named() {
     assert!(err.ends_with(lab_note), "{err}");
     let err = error_of(&["play", "--csvv=x.csv"], None, 2, "'--csvv'");
     assert_eq!(err, format!("error: unexpected argument '--csvv' found (see --help){lab_note}"));
-    // The lab names its commands that take an option.
-    let err = error_of(&["tune", "--csv=x.csv"], None, 2, "'--csv'");
-    assert_eq!(err, "error: unexpected argument '--csv' found: tournament takes it, not tune\n");
-    let out = run_with(lab(), &["--games", "3"], None);
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "error: unexpected argument '--games' found: tournament, compare, tune and agreement \
-         take it, after its name (`lab tournament --games ...`)\n"
-    );
-    let err = error_of(&["tables"], None, 2, "needs a subcommand");
-    assert_eq!(
-        err,
-        "error: `tables` needs a subcommand: build, distill and coverage (see `lab tables \
-         --help`)\n"
-    );
-    let out = run_with(lab(), &[], None);
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "error: `lab` needs a subcommand: tournament, compare, tune, agreement, train, \
-         export-weights and tables (see `lab --help`)\n"
-    );
-    // A slip of the pen still gets clap's tip.
-    let err = error_of(&["tournament", "--gamez", "3"], None, 2, "'--gamez'");
-    assert!(err.contains("(a similar argument exists: '--games')"), "{err}");
 }
 
 #[test]
 fn a_misspelt_subcommand_gets_the_likely_one() {
-    let out = run_with(lab(), &["tournment"], None);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(err.starts_with("error: unrecognized subcommand 'tournment'"), "{err}");
-    assert!(err.contains("similar subcommands exist: 'tune', 'tournament')"), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
     // The game has no such command, and says where the lab's are.
     let err = error_of(&["tournment"], None, 2, "unrecognized subcommand 'tournment'");
     assert!(err.contains("(see `lab --help`)"), "{err}");
@@ -372,8 +279,6 @@ fn options_that_do_not_apply_are_refused() {
         &format!("--depth {random}"),
     );
     error_of(&["--player", "random", "--time-ms", "5"], None, 2, &format!("--time-ms {random}"));
-    let args = ["tournament", "--player", "random", "--preset", "default", "--games", "1"];
-    error_of(&args, None, 2, &format!("--preset {random}"));
     error_of(
         &["play", "--player", "random", "--threads", "1"],
         None,
@@ -401,6 +306,12 @@ fn options_that_do_not_apply_are_refused() {
         err,
         "error: --heuristic applies to the ntuple presets only, not to --preset heuristic, which \
          uses no network: choose --preset ntuple or --preset ntuple-deep (see --help)\n"
+    );
+    error_of(
+        &["watch", "--preset", "tutorial", "--prob-cutoff", "0.1"],
+        None,
+        2,
+        "--prob-cutoff does not apply to --preset tutorial",
     );
     for bad in ["-1", "inf", "NaN", "x"] {
         let args = ["analyze", "--preset", "ntuple", "--heuristic", bad, "2 0/0 2"];
@@ -436,7 +347,7 @@ fn play_help_names_the_best_scores_file() {
     let (_, line) = flat.split_once("best score").expect("a line on best scores");
     assert!(line.contains("cli-ascii-2048") && line.contains("best-scores"), "{line}");
     // The path follows the user's data directory.
-    let out = crate::util::cli()
+    let out = crate::util::program()
         .args(["play", "--help"])
         .env("XDG_DATA_HOME", &data)
         .output()
@@ -444,24 +355,4 @@ fn play_help_names_the_best_scores_file() {
     let text = String::from_utf8_lossy(&out.stdout);
     let want = data.join("cli-ascii-2048").join("best-scores");
     assert!(text.contains(&want.display().to_string()), "{text}");
-}
-
-/// An argument that is not UTF-8 (a file name, say) beside a usage error
-/// still gets the one `error:` line and clap's exit code 2, not a panic.
-#[cfg(unix)]
-#[test]
-fn a_usage_error_beside_an_argument_that_is_not_utf8() {
-    use std::ffi::OsStr;
-    use std::os::unix::ffi::OsStrExt;
-    use std::process::Stdio;
-    let odd = OsStr::from_bytes(b"records-\xff.csv");
-    let out = lab()
-        .args([OsStr::new("tournament"), OsStr::new("--csv"), odd, OsStr::new("--bogus")])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.starts_with("error: ") && !stderr.contains("panicked"), "{stderr}");
 }

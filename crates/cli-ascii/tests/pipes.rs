@@ -3,13 +3,13 @@
 use std::io::{BufRead, BufReader, Read};
 use std::process::Stdio;
 
-use crate::util::cli;
+use crate::util::program;
 
 /// Spawns a long transcript, reads a few lines, closes the pipe: the
 /// program must exit with 0 and say nothing.
 #[test]
 fn closed_stdout_is_success() {
-    let mut child = cli()
+    let mut child = program()
         .args(["watch", "--transcript", "--player", "random", "--size", "8", "--seed", "1"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -33,7 +33,7 @@ fn closed_stdout_is_success() {
 /// The same for `analyze` answering many boards.
 #[test]
 fn closed_stdout_during_analyze_is_success() {
-    let mut child = cli()
+    let mut child = program()
         .args(["analyze", "--depth", "1"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -1,10 +1,15 @@
 //! The one integration test binary: everything here drives the real
-//! executables, the game `cli-ascii` and the lab `lab`, through
-//! `std::process::Command`.
+//! `cli-ascii` executable, the game, through `std::process::Command` (the
+//! lab's tests, in `crates/lab`, share `util.rs` and `console.rs`).
 //!
 //! Golden outputs live in `tests/golden/`; run with `UPDATE_GOLDEN=1` to
 //! rewrite them, then read the diff before committing.
 
+/// The program these tests run ([`util::program`]).
+const PROGRAM: &str = env!("CARGO_BIN_EXE_cli-ascii");
+
+// Each package's tests use their own part of the shared helpers.
+#[allow(dead_code)]
 mod util;
 
 // The key lists, from the binary's own source: the docs must quote them.
@@ -12,16 +17,11 @@ mod util;
 mod keys;
 
 mod analyze;
-mod compare;
+mod console;
 mod docs;
 mod errors;
-mod experiments;
+mod forward;
 mod golden;
-mod learned;
 mod pipes;
-mod records;
 mod screens;
-mod tables;
-mod tournament;
-mod train;
 mod watch;

@@ -1,22 +1,17 @@
-//! Running the programs and comparing with golden files.
+//! Running the programs and comparing with golden files: the helpers of
+//! the game's tests and of the lab's (`crates/lab/tests/tests.rs` takes
+//! this file by path), each running its own package's program, whose path
+//! its `tests.rs` names as `PROGRAM`.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// The game, `cli-ascii`, with a clean environment for colours.
-pub(crate) fn cli() -> Command {
-    program(env!("CARGO_BIN_EXE_cli-ascii"))
-}
-
-/// The lab, `lab`, with a clean environment for colours.
-pub(crate) fn lab() -> Command {
-    program(env!("CARGO_BIN_EXE_lab"))
-}
-
-fn program(path: &str) -> Command {
-    let mut cmd = Command::new(path);
+/// The program under test (`cli-ascii` in the game's tests, `lab` in the
+/// lab's), with a clean environment for colours.
+pub(crate) fn program() -> Command {
+    let mut cmd = Command::new(crate::PROGRAM);
     cmd.env_remove("NO_COLOR").stdin(Stdio::null());
     // The game's default player follows the tables in the cache folder: a
     // folder of no tables keeps the tests' player the same on every
@@ -31,18 +26,10 @@ pub(crate) fn no_cache() -> PathBuf {
     std::env::temp_dir().join(format!("cli-ascii-tests-no-cache-{}", std::process::id()))
 }
 
-/// The program whose command `args` start with: the lab for its commands,
-/// else the game (the tests of `cli-ascii tournament`, the old form that
-/// runs the lab, are in tournament.rs).
-pub(crate) fn for_args<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Command {
-    let first = args.first().and_then(|a| a.as_ref().to_str());
-    if first.is_some_and(|a| cli_ascii::LAB_COMMANDS.contains(&a)) { lab() } else { cli() }
-}
-
-/// Runs the program of `args` ([`for_args`]) with `args` and, if given,
+/// Runs the program under test ([`program`]) with `args` and, if given,
 /// `stdin`.
 pub(crate) fn run(args: &[&str], stdin: Option<&str>) -> Output {
-    run_with(for_args(args), args, stdin)
+    run_with(program(), args, stdin)
 }
 
 /// Runs `cmd` with `args` and, if given, `stdin`.
@@ -59,11 +46,11 @@ pub(crate) fn run_with(mut cmd: Command, args: &[&str], stdin: Option<&str>) -> 
     child.wait_with_output().expect("the binary ends")
 }
 
-/// Starts the program of `args` ([`for_args`]) with `args`, its stdout and
+/// Starts the program under test ([`program`]) with `args`, its stdout and
 /// stderr piped to the test.
 #[track_caller]
 pub(crate) fn spawn_piped<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> std::process::Child {
-    spawn_piped_with(for_args(args), args)
+    spawn_piped_with(program(), args)
 }
 
 /// Starts `cmd` with `args`, its stdout and stderr piped to the test.

@@ -100,16 +100,6 @@ fn help_has_examples() {
         assert!(sub_help.contains("Usage: cli-ascii"), "{sub}");
         runs_from_a_clone(&sub_help, sub);
     }
-    let out = crate::util::lab().arg("--help").output().expect("the lab runs");
-    let help = String::from_utf8(out.stdout).expect("UTF-8");
-    assert!(out.status.success() && help.contains("Examples"), "{help}");
-    runs_from_a_clone(&help, "lab --help");
-    for sub in ["tournament", "compare", "train", "export-weights"] {
-        assert!(help.contains(sub), "{sub}");
-        let sub_help = stdout_of(&[sub, "--help"]);
-        assert!(sub_help.contains("Usage: lab"), "{sub}");
-        runs_from_a_clone(&sub_help, sub);
-    }
 }
 
 #[test]

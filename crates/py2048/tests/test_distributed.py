@@ -52,7 +52,7 @@ def _cli() -> str:
             return c
     if CI:
         pytest.fail(f"the lab binary is missing (looked for {candidates})")
-    pytest.skip("no lab binary: cargo build -p cli-ascii --bin lab")
+    pytest.skip("no lab binary: cargo build -p lab")
 
 
 def _free_port() -> int:

@@ -1,5 +1,5 @@
 //! A run's CSV records file, a line appended as each game ends: made new,
-//! written over, or resumed. The one place both programs (`cli-ascii
+//! written over, or resumed. The one place both programs (`lab
 //! tournament` and `compare`, py2048's tournaments and comparisons) open
 //! one, so that they keep the same rules:
 //!

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::Context;
-use cli_ascii::setup;
+use cli_common::setup;
 use engine::{Overrides, SolverSpec};
 use game_core::{Board, Game, Rules};
 use solver_expectimax::endgame::{self, Endgame, Formation};

@@ -1,6 +1,6 @@
 //! `lab tables build` cannot hurt the folder: a build killed midway leaves
 //! no table taken for whole and is built again, and two programs building
-//! the same tables do not both build them.
+//! the same tables do not both build them; a build says what it built.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -114,5 +114,30 @@ fn a_second_build_of_the_same_tables_waits_for_the_first() {
     for f in formations() {
         assert!(matches!(table_status(&dir, f), TableStatus::Checked), "{f}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A build says what it builds, table by table, and what it built (the
+/// game's tests play by these tables).
+#[test]
+fn a_small_build_says_what_it_built() {
+    let dir = std::env::temp_dir().join(format!("cli-tables-small-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_arg = dir.to_str().unwrap();
+    let small = ["--tables", dir_arg, "--tables-max-states", "1000000"];
+    let out = run(&[&["tables", "build"][..], &small].concat(), None);
+    assert!(out.status.success());
+    let log = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(log.lines().count(), 28, "{log}");
+    assert!(log.starts_with("building 27 endgame tables: "), "{log}");
+    assert!(
+        log.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("built the table of the chain of 5 ending in 4 (177147 states) into "),
+        "{log}"
+    );
+    let built = String::from_utf8(out.stdout).unwrap();
+    assert!(built.starts_with("27 endgame tables, 0.00 GB, in "), "{built}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -14,7 +14,7 @@
 
 use std::io::{self, Write};
 
-use cli_ascii::setup;
+use cli_common::setup;
 use game_core::Rules;
 use records::Record;
 use records::summary::Summary;

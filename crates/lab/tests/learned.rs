@@ -1,23 +1,7 @@
-//! The learned presets with the shipped network: analyze, a short
-//! tournament and watch work from a clone with no extra step.
+//! The learned presets with the shipped network: a short tournament works
+//! from a clone with no extra step (the game's tests analyze with it).
 
 use crate::util::stdout_of;
-
-#[test]
-fn analyze_with_the_shipped_network() {
-    let out = stdout_of(&[
-        "analyze",
-        "--json",
-        "--preset",
-        "ntuple",
-        "1024 512 64 8/256 128 32 4/16 8 2 0/2 0 0 0",
-    ]);
-    // Up and left change nothing on this board; the network picks one of the
-    // other two, at the preset's depth.
-    assert!(out.contains("\"up\":null") && out.contains("\"left\":null"), "{out}");
-    assert!(out.contains("\"best\":\"down\"") || out.contains("\"best\":\"right\""), "{out}");
-    assert!(out.contains("\"depth\":2"), "{out}");
-}
 
 #[test]
 fn a_learned_tournament_plays_whole_games() {
@@ -39,7 +23,7 @@ fn the_weights_are_found_where_the_environment_says() {
     let copy = dir.join("copy.n2048");
     std::fs::copy(ntuple::SHIPPED_WEIGHTS, &copy).unwrap();
     let run = |weights: &std::path::Path| {
-        crate::util::lab()
+        crate::util::program()
             .env("N2048_WEIGHTS", weights)
             .args(["tournament", "--preset", "ntuple", "--depth", "1", "--games", "1"])
             .args(["--max-moves", "20", "--csv"])
@@ -78,7 +62,7 @@ fn a_resume_with_another_network_at_the_same_path_is_refused() {
     let (weights, games) = (dir.join("net.n2048"), dir.join("games.csv"));
     std::fs::copy(ntuple::SHIPPED_WEIGHTS, &weights).unwrap();
     let run = |n: &str| {
-        crate::util::lab()
+        crate::util::program()
             .args(["tournament", "--preset", "ntuple", "--depth", "1", "--max-moves", "10"])
             .args(["--games", n, "--resume", "--weights"])
             .arg(&weights)

@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::Context;
 use clap::Parser;
-use cli_ascii::args::{PlayerKind, SearchArgs};
-use cli_ascii::setup::{self, AnyPlayer, PlayerSpec};
+use cli_common::args::{PlayerKind, SearchArgs};
+use cli_common::setup::{self, AnyPlayer, PlayerSpec};
 use records::Record;
 use records::paired::{Comparison, Pair, Reach, Sprt, Verdict};
 

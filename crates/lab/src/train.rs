@@ -203,7 +203,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
                     // A terminal's line is redrawn in place, so it must not wrap;
                     // a log file takes the whole line.
                     let cols = if tty {
-                        cli_ascii::fit::terminal_size().0.saturating_sub(1)
+                        cli_common::fit::terminal_size().0.saturating_sub(1)
                     } else {
                         usize::MAX
                     };
@@ -321,7 +321,7 @@ fn progress_line(p: &Progress, moves_per_second: f64, cols: usize) -> String {
         format!("{} ep · 16384 {:.1}% · {time}", p.episodes, 100.0 * p.reach[3]),
     ];
     let fits = forms.iter().find(|f| f.chars().count() <= cols);
-    fits.cloned().unwrap_or_else(|| cli_ascii::fit::cut(&forms[forms.len() - 1], cols))
+    fits.cloned().unwrap_or_else(|| cli_common::fit::cut(&forms[forms.len() - 1], cols))
 }
 
 /// Refuses an --out folder that holds another run's training: a new run

@@ -1,10 +1,9 @@
-//! `lab tournament`: the summary and the per-game records; the old
-//! `cli-ascii tournament`, which runs the lab.
+//! `lab tournament`: the summary and the per-game records (the game's
+//! tests check that the old `cli-ascii tournament` runs the lab).
 
-use std::process::Command;
 use std::time::Duration;
 
-use crate::util::{cli, error_of, lab, run, run_with, run_within, spawn_piped, stdout_of};
+use crate::util::{error_of, run, run_within, spawn_piped, stdout_of};
 
 #[test]
 fn csv_and_json_records() {
@@ -303,79 +302,6 @@ fn the_summary_counts_what_ran_and_a_true_median() {
     let median = out.lines().find(|l| l.starts_with("score median")).unwrap();
     let median: f64 = median.rsplit(' ').next().unwrap().parse().unwrap();
     assert_eq!(median, (scores[0] + scores[1]) as f64 / 2.0, "{out}");
-}
-
-/// The lab's commands moved from `cli-ascii` to `lab`: the old command line
-/// still runs them for a release, with a note on stderr, and plays the same
-/// games into the same records (the settings line too, so a file the old
-/// form wrote resumes under the new one and back).
-#[test]
-fn the_old_command_line_runs_the_lab() {
-    let dir = std::env::temp_dir().join(format!("cli-ascii-forward-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let play = |program: Command, name: &str| {
-        let csv = dir.join(name);
-        let mut args = vec!["tournament", "--preset", "fast", "--depth", "1", "--games", "3"];
-        args.extend(["--seed-start", "11", "--max-moves", "60", "--parallel", "1", "--csv"]);
-        args.push(csv.to_str().unwrap());
-        let out = run_with(program, &args, None);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let text = std::fs::read_to_string(&csv).unwrap();
-        (out, text)
-    };
-    let (new, new_csv) = play(lab(), "lab.csv");
-    let (old, old_csv) = play(cli(), "old.csv");
-    assert_eq!(String::from_utf8_lossy(&new.stderr), "");
-    let note = String::from_utf8(old.stderr).unwrap();
-    assert!(
-        note.starts_with("note: `tournament` moved to the lab program: `lab tournament ...`"),
-        "{note}"
-    );
-    assert_eq!(note.lines().count(), 1, "{note}");
-    // The same summary but for the times, and the same records but for theirs.
-    let untimed = |text: &[u8]| -> Vec<String> {
-        let text = String::from_utf8_lossy(text);
-        let timed = ["moves/s ", "time per move ", "wall time "];
-        text.lines().filter(|l| !timed.iter().any(|t| l.starts_with(t))).map(String::from).collect()
-    };
-    assert_eq!(untimed(&old.stdout), untimed(&new.stdout));
-    assert_eq!(records::made_by(&old_csv), records::made_by(&new_csv));
-    assert!(records::made_by(&new_csv).is_some_and(|s| s.starts_with("--preset fast --depth 1")));
-    let games = |text: &str| -> Vec<(u64, u64, u32, u64)> {
-        let mut games: Vec<_> = records::read_csv(text)
-            .unwrap()
-            .iter()
-            .map(|r| (r.seed, r.score, r.max_tile, r.moves))
-            .collect();
-        games.sort_unstable();
-        games
-    };
-    assert_eq!(games(&old_csv), games(&new_csv));
-    assert_eq!(games(&new_csv).len(), 3);
-    // A help asked the old way is the lab's.
-    let help = run_with(cli(), &["help", "tournament"], None);
-    let text = String::from_utf8_lossy(&help.stdout);
-    assert!(help.status.success() && text.contains("Usage: lab tournament"), "{text}");
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// Without `lab` beside it, the old command line says how to build it.
-#[test]
-fn the_old_command_line_without_the_lab_says_how_to_build_it() {
-    let dir = std::env::temp_dir().join(format!("cli-ascii-no-lab-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let alone = dir.join(format!("cli-ascii{}", std::env::consts::EXE_SUFFIX));
-    std::fs::copy(env!("CARGO_BIN_EXE_cli-ascii"), &alone).unwrap();
-    let out = Command::new(&alone).args(["tournament", "--games", "1"]).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.starts_with("error: `tournament` moved to the lab program"), "{stderr}");
-    assert!(stderr.contains("cargo build -p cli-ascii --bin lab"), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(out.stdout.is_empty());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A scratch folder removed when the test ends.

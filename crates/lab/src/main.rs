@@ -1,8 +1,8 @@
 //! `lab`: the 2048 AI's lab. Seeded tournaments and paired comparisons of
 //! players, tuning of the heuristic, agreement with a deeper search,
 //! training and export of the n-tuple network, the endgame tables. The
-//! game (watch, play, analyze) is the package's other program, `cli-ascii`;
-//! what both share is the package's library.
+//! game (watch, play, analyze) is the other program, `cli-ascii`; what
+//! both share is the `cli-common` library.
 //!
 //! The lab may use solver-expectimax and ntuple directly (the game reaches
 //! them through engine only). All output goes through locked stdout/stderr
@@ -19,8 +19,8 @@ mod tune;
 
 use std::process::ExitCode;
 
-use cli_ascii::exit::{Usage, clap_exit, finish};
-use cli_ascii::setup;
+use cli_common::exit::{Usage, clap_exit, finish};
+use cli_common::setup;
 
 use crate::cli::{Command, TablesCommand};
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use cli_ascii::args::{
+use cli_common::args::{
     RulesArgs, SearchArgs, SearchSettings, given, negative_numbers_are_values, parse_depth_bonus,
     parse_games, parse_seed, seeds_past_the_last, unused_search_option, whole_number,
 };
@@ -13,12 +13,12 @@ use engine::Preset;
 
 // The examples run from a clone, where `lab` is not on the PATH.
 const EXAMPLES: &str = "\
-Examples, from the repository (after `cargo install --path crates/cli-ascii`,
-`lab` does the same as `cargo run -p cli-ascii --bin lab --`):
+Examples, from the repository (after `cargo install --path crates/lab`, `lab`
+does the same as `cargo run -p lab --`):
   # 50 seeded games: a summary, and each game's record in fast.csv
-  cargo run -p cli-ascii --bin lab -- tournament --preset fast --games 50 --csv fast.csv
+  cargo run -p lab -- tournament --preset fast --games 50 --csv fast.csv
   # two players on the same seeds
-  cargo run --release -p cli-ascii --bin lab -- compare --a '--preset fast' \\
+  cargo run --release -p lab -- compare --a '--preset fast' \\
       --b '--preset heuristic' --games 200 --tile 8192
 
 Watching, playing and analysing boards are the game's, `cli-ascii`:
@@ -38,7 +38,7 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Many seeded games: a summary table, per-game records as CSV or JSON.
     #[command(after_help = "Example:\n  \
-        cargo run -p cli-ascii --bin lab -- tournament --preset fast --games 100 \\\n      \
+        cargo run -p lab -- tournament --preset fast --games 100 \\\n      \
         --seed-start 1 --csv fast.csv")]
     Tournament(TournamentArgs),
     /// Two players on the same seeds, paired: each one's reach rates and
@@ -46,9 +46,9 @@ pub(crate) enum Command {
     /// and an exact McNemar test, the scores' sign test; --sprt stops as
     /// soon as a sequential test decides.
     #[command(after_help = "Examples:\n  \
-        cargo run --release -p cli-ascii --bin lab -- compare --a '--preset fast' \\\n      \
+        cargo run --release -p lab -- compare --a '--preset fast' \\\n      \
         --b '--preset fast --depth-bonus 1' --games 200 --tile 8192\n  \
-        cargo run --release -p cli-ascii --bin lab -- compare --a '--preset ntuple' \\\n      \
+        cargo run --release -p lab -- compare --a '--preset ntuple' \\\n      \
         --b '--preset ntuple --endgame' --sprt 0,0.05 --games 2000 \\\n      \
         --csv-a a.csv --csv-b b.csv --resume")]
     Compare(CompareArgs),
@@ -59,7 +59,7 @@ pub(crate) enum Command {
     #[command(
         mut_arg("preset", |arg| arg.default_value("fast")),
         after_help = "Example:\n  \
-        cargo run --release -p cli-ascii --bin lab -- tune --preset fast --games 200 --rounds 2"
+        cargo run --release -p lab -- tune --preset fast --games 200 --rounds 2"
     )]
     Tune(TuneArgs),
     /// How often a search setting chooses the move of a much deeper
@@ -67,7 +67,7 @@ pub(crate) enum Command {
     /// cheap screen before a tournament. The setting is given by the usual
     /// search options; it is compared with --baseline.
     #[command(after_help = "Example:\n  \
-        cargo run --release -p cli-ascii --bin lab -- agreement --games 3 --seed-start 42 \\\n      \
+        cargo run --release -p lab -- agreement --games 3 --seed-start 42 \\\n      \
         --every 40 \
         --preset default --depth-bonus 1 --prob-cutoff 2e-4")]
     Agreement(AgreementArgs),
@@ -75,15 +75,15 @@ pub(crate) enum Command {
     /// line, a checkpoint every few minutes and on Ctrl-C or SIGTERM, a learning
     /// curve.
     #[command(after_help = "Examples:\n  \
-        cargo run --release -p cli-ascii --bin lab -- train --minutes 60\n  \
-        cargo run --release -p cli-ascii --bin lab -- train --resume train-out/checkpoint.bin\n  \
-        cargo run --release -p cli-ascii --bin lab -- train \\\n      \
+        cargo run --release -p lab -- train --minutes 60\n  \
+        cargo run --release -p lab -- train --resume train-out/checkpoint.bin\n  \
+        cargo run --release -p lab -- train \\\n      \
         --resume train-out/checkpoint.bin --stages 3")]
     Train(TrainArgs),
     /// Write a training checkpoint's network as a compact weights file (the
     /// form that is shipped and that --weights reads).
     #[command(after_help = "Example:\n  \
-        cargo run --release -p cli-ascii --bin lab -- export-weights \\\n      \
+        cargo run --release -p lab -- export-weights \\\n      \
         train-out/checkpoint.bin my.n2048")]
     ExportWeights(ExportArgs),
     /// The endgame tables: exact odds of building a chain's next tile,
@@ -188,9 +188,7 @@ pub(crate) enum TablesCommand {
     /// Build (or check) every table now, and say where they are and their
     /// size. Tables already there are read and checked, damaged ones built
     /// again.
-    #[command(
-        after_help = "Example:\n  cargo run --release -p cli-ascii --bin lab -- tables build"
-    )]
+    #[command(after_help = "Example:\n  cargo run --release -p lab -- tables build")]
     Build(TablesBuildArgs),
     /// Distil compact corner tables from the full ones: play seeded games
     /// of the corner preset, keep the full tables' advice on every state
@@ -662,7 +660,7 @@ mod tests {
         let mut commands: Vec<&str> =
             cmd.get_subcommands().map(clap::Command::get_name).filter(|n| *n != "help").collect();
         commands.sort_unstable();
-        let mut forwarded = cli_ascii::LAB_COMMANDS.to_vec();
+        let mut forwarded = cli_common::LAB_COMMANDS.to_vec();
         forwarded.sort_unstable();
         assert_eq!(commands, forwarded);
     }
@@ -685,7 +683,7 @@ mod tests {
         }
         let order = |c: &String| {
             let top = c.split(' ').next().unwrap_or_default();
-            (cli_ascii::LAB_COMMANDS.iter().position(|n| *n == top), c.clone())
+            (cli_common::LAB_COMMANDS.iter().position(|n| *n == top), c.clone())
         };
         options
             .into_iter()
@@ -699,13 +697,13 @@ mod tests {
     #[test]
     fn the_game_knows_the_lab_options() {
         let derived = lab_options();
-        let listed: Vec<(String, Vec<String>)> = cli_ascii::LAB_OPTIONS
+        let listed: Vec<(String, Vec<String>)> = cli_common::LAB_OPTIONS
             .iter()
             .map(|(o, c)| ((*o).to_owned(), c.iter().map(|c| (*c).to_owned()).collect()))
             .collect();
         let table: String =
             derived.iter().map(|(o, c)| format!("    ({o:?}, &{c:?}),\n")).collect();
-        assert_eq!(listed, derived, "cli_ascii::LAB_OPTIONS should be:\n{table}");
+        assert_eq!(listed, derived, "cli_common::LAB_OPTIONS should be:\n{table}");
     }
 
     #[test]

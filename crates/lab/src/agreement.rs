@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Instant;
 
-use cli_ascii::setup;
+use cli_common::setup;
 use engine::{Overrides, SolverSpec};
 use game_core::{Board, Direction, Game, Rules};
 use solver_expectimax::{Depth, Preset, Solver};
@@ -103,7 +103,7 @@ fn specs(args: &AgreementArgs) -> anyhow::Result<[(String, SolverSpec); 3]> {
 }
 
 /// The setting as the options gave it, e.g. `default, --depth-bonus 1`.
-fn setting_name(settings: &cli_ascii::args::SearchSettings) -> String {
+fn setting_name(settings: &cli_common::args::SearchSettings) -> String {
     let mut name = settings.preset(4).to_string();
     let overrides = [
         ("--depth", settings.depth.map(|d| d.to_string())),

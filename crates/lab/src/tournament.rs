@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use cli_ascii::args::{PlayerKind, SearchArgs};
-use cli_ascii::setup::{self, AnyPlayer, PlayerSpec};
+use cli_common::args::{PlayerKind, SearchArgs};
+use cli_common::setup::{self, AnyPlayer, PlayerSpec};
 use game_core::{Game, GameBoard, Rules};
 use records::Record;
 use records::log::{Checked, Existing, Log, OpenError};
@@ -612,14 +612,14 @@ impl Progress {
             return;
         }
         let line = progress_line(self.games, self.max_moves, self.started.elapsed(), state);
-        let cols = cli_ascii::fit::terminal_size().0.saturating_sub(1).max(10);
+        let cols = cli_common::fit::terminal_size().0.saturating_sub(1).max(10);
         // A narrow terminal keeps the figures and drops the bar.
         let line = match line.split_once("] ") {
             Some((_, figures)) if cols < 60 => figures.to_owned(),
             _ => line,
         };
         // Progress is best effort: a stderr that fails must not stop games.
-        let _ = write!(io::stderr().lock(), "\r\x1b[2K{}", cli_ascii::fit::cut(&line, cols));
+        let _ = write!(io::stderr().lock(), "\r\x1b[2K{}", cli_common::fit::cut(&line, cols));
     }
 
     fn finish(&self) {

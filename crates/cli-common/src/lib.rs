@@ -1,11 +1,13 @@
-//! What the two programs of this package share: `cli-ascii`, the game
-//! (watch, play, analyze), and `lab`, which measures, tunes and trains
-//! (tournament, compare, tune, agreement, train, export-weights, tables).
+//! What the two terminal programs share: `cli-ascii`, the game (watch,
+//! play, analyze), and `lab`, which measures, tunes and trains (tournament,
+//! compare, tune, agreement, train, export-weights, tables), each a package
+//! of its own.
 //!
 //! Both are glue over the libraries: the options they share ([`args`]), how
 //! a game is set up from them ([`setup`]), the terminal's width ([`fit`])
-//! and how a program ends ([`exit`]). The game's own modules are in
-//! `src/main.rs`'s tree, the lab's in `src/bin/lab/`.
+//! and how a program ends ([`exit`]). This crate depends on engine and
+//! game-core only, so that the game, which links it, links no search or
+//! network of its own: what the lab alone needs stays in `crates/lab`.
 
 pub mod args;
 pub mod exit;
