@@ -309,7 +309,7 @@ fn header(bytes: &[u8], len: u64) -> Result<(Formation, u64), TableError> {
         0 => Formation::new(usize::from(bytes[8]), bytes[9]),
         1 if usize::from(bytes[8]) == super::STEP.len() => Formation::step(bytes[9]),
         2 if usize::from(bytes[8]) == super::BLOCK.len() => Formation::block(bytes[9]),
-        3 if usize::from(bytes[8]) == super::BLOCK.len() => Formation::collapse(bytes[9]),
+        4 if usize::from(bytes[8]) == super::BLOCK.len() => Formation::collapse(bytes[9]),
         kind => {
             return Err(TableError::Header(format!(
                 "no formation has shape {kind} and {} fixed cells",
@@ -872,9 +872,9 @@ pub fn corner_formations(max_states: Option<u64>) -> Vec<Formation> {
 /// The corner tables with the big step table, building 512 (21.8 GB,
 /// layered: macroxue/2048-ai's big build); with `max_states`, as
 /// [`corner_formations`] says. The final collapse's table is not among
-/// them: read where the block's anchor is its own it changed the games
-/// little, read at smaller anchors it lost them
-/// (docs/experiments/2026-11-29-big-step-table-and-final-collapse.md).
+/// them: on the boards where games enter the collapse its odds are the
+/// big step table's, and it played the collapse no better
+/// (docs/experiments/2026-11-29-final-collapse-own-goal.md).
 pub fn corner_big_formations(max_states: Option<u64>) -> Vec<Formation> {
     corner_formations_to(9, max_states)
 }

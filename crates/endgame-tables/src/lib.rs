@@ -149,6 +149,10 @@ pub const STEP_MIN_ODDS_LAYERED: f64 = 0.1;
 /// the corner and three along row 1.
 pub const BLOCK: [usize; 6] = [0, 1, 2, 4, 5, 6];
 
+/// The cells beside the final collapse's anchor (cell 6) where its equal is
+/// its goal: right of it and below it.
+pub const COLLAPSE_GOAL: [usize; 2] = [7, 10];
+
 /// Which cells a formation fixes: see [`Formation`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Shape {
@@ -171,16 +175,18 @@ pub enum Shape {
     /// hold at most a half (column 0 of row 2, row 0 of column 3), a
     /// quarter (beside those) or an eighth. macroxue/2048-ai's formation.
     Block,
-    /// The block's cells and goal, every free cell holding at most a half:
-    /// the final collapse, where the chain down to the anchor is built and
-    /// the other ten cells fill up with tiles the block's bounds refuse
-    /// (2048EndgameTablebase's tables of that phase fix six tiles in a 2x3
-    /// corner and bound ten cells by 256 alike). Anchored at 512: 9^10
-    /// states, layered. No preset plays by it: its goal is the block's,
-    /// which the free cells' wider bounds make a poor one (two halves side
-    /// by side whose merge would finish the collapse are past its bounds),
-    /// and it did not play the final collapse better than the block
-    /// (docs/experiments/2026-11-29-big-step-table-and-final-collapse.md).
+    /// The block's cells with its anchor in row 1's last cell (cell 6),
+    /// every free cell holding at most a half but for the two beside the
+    /// anchor (cells 7 and 10), which may hold its equal: the goal is that
+    /// equal there, which merges into the anchor and sets off the chain's
+    /// collapse. The final collapse, where the chain down to the anchor is
+    /// built and the other ten cells fill up with tiles the block's bounds
+    /// refuse (2048EndgameTablebase's tables of that phase fix six tiles in
+    /// a 2x3 corner and bound ten cells by 256 alike). Anchored at 512:
+    /// 10^2 * 9^8 states, layered. No preset plays by it: on the boards
+    /// where real games enter the collapse its odds are the big step
+    /// table's, and it played the collapse no better
+    /// (docs/experiments/2026-11-29-final-collapse-own-goal.md).
     Collapse,
 }
 
@@ -191,7 +197,9 @@ impl Shape {
             Shape::Snake(_) => 0,
             Shape::Step => 1,
             Shape::Block => 2,
-            Shape::Collapse => 3,
+            // 3 was a collapse with the block's goal, whose files are
+            // refused rather than read with this goal.
+            Shape::Collapse => 4,
         }
     }
 }
@@ -355,7 +363,10 @@ impl Formation {
                     (c, bound)
                 })
                 .collect(),
-            Shape::Collapse => (0..16).filter(|c| !BLOCK.contains(c)).map(|c| (c, g - 1)).collect(),
+            Shape::Collapse => (0..16)
+                .filter(|c| !BLOCK.contains(c))
+                .map(|c| (c, if COLLAPSE_GOAL.contains(&c) { g } else { g - 1 }))
+                .collect(),
             Shape::Block => (0..16)
                 .filter(|c| !BLOCK.contains(c))
                 .map(|c| {
@@ -397,9 +408,10 @@ impl Formation {
             .into_iter()
             .map(|p| std::iter::once((STEP_GOAL, g)).chain(p).collect())
             .collect(),
+            Shape::Collapse => COLLAPSE_GOAL.iter().map(|&c| vec![(c, g)]).collect(),
             // Half, quarter and an eighth along row 2 from column 0 with
             // the second eighth beside the first; or the same down column 3.
-            Shape::Block | Shape::Collapse => {
+            Shape::Block => {
                 let (h, q, e) = (g - 1, g - 2, g - 3);
                 vec![
                     vec![(8, h), (9, q), (10, e), (14, e)],
@@ -1167,8 +1179,8 @@ fn collapse_fits(raw: u64, top: u8) -> bool {
     block_fits_as(raw, top, Shape::Collapse)
 }
 
-/// [`block_fits`] with the bounds of `shape` (the block's or the
-/// collapse's: the same cells and goals). The collapse's table is read only
+/// [`block_fits`] with the bounds and goal of `shape` (the block's or the
+/// collapse's: the same cells), the collapse's anchor in cell 6. The collapse's table is read only
 /// where the anchor is its own: read for smaller anchors (as the block's
 /// largest table is), it played worse than the block
 /// (docs/experiments/2026-11-29-big-step-table-and-final-collapse.md).
@@ -1183,7 +1195,11 @@ fn block_fits_as(raw: u64, top: u8, shape: Shape) -> bool {
     // From an 8 up, so that every bound (the anchor less 3 at the least)
     // is a tile or an empty cell.
     let anchor = t[3].min(t[4]).min(t[5]);
-    if !(3..=top).contains(&anchor) || (shape == Shape::Collapse && anchor != top) {
+    if !(3..=top).contains(&anchor) {
+        return false;
+    }
+    // The collapse's goal is beside cell 6, so its anchor must stand there.
+    if shape == Shape::Collapse && (anchor != top || t[5] != anchor) {
         return false;
     }
     let own = Formation { shape, goal: anchor };

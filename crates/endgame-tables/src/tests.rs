@@ -61,7 +61,10 @@ impl Reference {
             // A half, a quarter and two eighths in a row from row 2's first
             // cell (the second eighth below or beside the first), or from
             // row 0's last cell down.
-            Shape::Block | Shape::Collapse => {
+            // The anchor's equal right of it or below it (the anchor in
+            // row 1's last cell).
+            Shape::Collapse => (&[0, 1, 2, 4, 5, 6], vec![vec![(7, goal)], vec![(10, goal)]]),
+            Shape::Block => {
                 let (h, q, e) = (goal - 1, goal - 2, goal - 3);
                 let goals = vec![
                     vec![(8, h), (9, q), (10, e), (14, e)],
@@ -85,6 +88,7 @@ impl Reference {
             (Shape::Block, 3 | 8) => goal - 1,
             (Shape::Block, 7 | 9) => goal - 2,
             (Shape::Block, _) => goal - 3,
+            (Shape::Collapse, 7 | 10) => goal,
             (Shape::Collapse, _) => goal - 1,
         });
         Reference { fixed, goals, bound, memo: HashMap::new() }
@@ -876,7 +880,7 @@ fn corner_formations_refuse_what_a_table_cannot_hold() {
     assert_eq!(Formation::collapse(3), Err(FormationError::Goal(3)));
     assert_eq!(Formation::collapse(10), Err(FormationError::Goal(10)));
     let collapse = Formation::collapse(9).unwrap();
-    assert_eq!(collapse.states(), 3_486_784_401);
+    assert_eq!(collapse.states(), 4_304_672_100);
     assert!(collapse.is_layered() && !Formation::collapse(8).unwrap().is_layered());
     assert_eq!(file_name(collapse), "collapse-09.egt");
     assert_eq!(collapse.to_string(), "final collapse anchored at 512");
@@ -1060,17 +1064,24 @@ fn the_collapse_table_plays_where_the_blocks_bounds_refuse_the_board() {
     let (collapse, block) = (Formation::collapse(5).unwrap(), Formation::block(5).unwrap());
     let tables =
         Endgame::from_tables(vec![Table::build(collapse, &|_| {}), Table::build(block, &|_| {})]);
-    // Anchored at 32 (row 1's smallest): a 16 in row 3 is past the block's
-    // bound (an eighth, 4) but within the collapse's (a half).
-    let board: Board = "2048 1024 512 0/32 64 128 0/8 0 0 0/16 0 0 2".parse().unwrap();
+    // Anchored at 32 in row 1's last cell: a 16 in row 3 is past the
+    // block's bound (an eighth, 4) but within the collapse's (a half).
+    let board: Board = "2048 1024 512 0/128 64 32 0/8 0 0 0/16 0 0 2".parse().unwrap();
     assert_eq!(tables.advise_block(board), None);
     let advice = tables.advise_collapse(board).expect("the collapse");
     assert_eq!(advice.formation, collapse);
     assert_eq!(tables.corner_move(board), Some(advice));
-    // Where both hold the board, the collapse's odds are at least the
-    // block's (more room, the same goal) and it plays.
-    let board: Board = "2048 1024 512 0/32 64 128 0/8 0 0 0/2 0 0 2".parse().unwrap();
-    let (c, b) = (tables.advise_collapse(board).unwrap(), tables.advise_block(board).unwrap());
-    assert!(c.odds >= b.odds, "{} {}", c.odds, b.odds);
+    // Where both hold the board, the collapse plays.
+    let board: Board = "2048 1024 512 0/128 64 32 0/8 0 0 0/2 0 0 2".parse().unwrap();
+    assert!(tables.advise_block(board).is_some());
     assert_eq!(tables.corner_move(board).unwrap().formation, collapse);
+    // Two 16s one above the other, the upper beside the anchor: merging
+    // them up makes its equal there, the goal, which the block's goal
+    // (a row of a half, a quarter and two eighths) did not see.
+    let board: Board = "2048 1024 512 8/128 64 32 16/0 0 0 16/0 0 0 4".parse().unwrap();
+    let advice = tables.advise_collapse(board).expect("the collapse");
+    assert_eq!((advice.direction, advice.odds), (Direction::Up, 1.0));
+    // The anchor elsewhere in row 1: the collapse's goal is not beside it.
+    let board: Board = "2048 1024 512 0/32 64 128 0/8 0 0 0/16 0 0 2".parse().unwrap();
+    assert_eq!(tables.advise_collapse(board), None);
 }
