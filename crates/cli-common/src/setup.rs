@@ -6,10 +6,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use engine::endgame::{Check, Endgame, EndgameError, Formation, OpenEvent, RulesMismatch};
+use engine::endgame::{Check, Endgame, EndgameError, OpenEvent, RulesMismatch};
 use engine::{
-    BuildMeter, Choice, DefaultChoice, ExpectimaxPlayer, Player, Preset, RandomPlayer,
-    SearchThreads, Solver, SolverSpec, SpecError,
+    BuildMeter, Choice, DefaultChoice, ExpectimaxPlayer, Player, Preset, PresetTablesError,
+    RandomPlayer, SearchThreads, Solver, SolverSpec, SpecError,
 };
 use game_core::{AnyBoard, Game, GameBoard, Rules, RulesBuilder, TurnRule};
 
@@ -65,15 +65,17 @@ pub fn tables_dir(given: Option<&Path>) -> anyhow::Result<PathBuf> {
         .context("this system has no cache folder: choose one with --tables DIR")
 }
 
-/// The endgame tables of `formations` from `dir`, opened (once per
-/// process, their files mapped: [`engine::open_tables`]) and checked as
-/// `check` says, or built there, with a progress line on stderr while they
-/// are built (states done of all, time left).
-pub fn open_tables(
-    dir: &Path,
-    formations: &[Formation],
+/// The endgame tables `preset` plays by (of at most `max_states` states
+/// when given) from the folder `given` or the cache folder, opened (once
+/// per process, their files mapped: [`engine::open_preset_tables`]) and
+/// checked as `check` says, or built there, with a progress line on stderr
+/// while they are built (states done of all, time left); and that folder.
+pub fn open_preset_tables(
+    given: Option<&Path>,
+    preset: Preset,
+    max_states: Option<u64>,
     check: Check,
-) -> anyhow::Result<Arc<Endgame>> {
+) -> anyhow::Result<(PathBuf, Arc<Endgame>)> {
     // On a terminal a progress line is rewritten in place (at most every
     // 200 ms); in a log, one line per table built.
     let live = std::io::stderr().is_terminal();
@@ -101,11 +103,14 @@ pub fn open_tables(
             other => other.log_line().map_or(Ok(()), |line| writeln!(err, "{line}")),
         };
     };
-    engine::open_tables(dir, formations, check, &report).map_err(|e| match e {
-        EndgameError::NotWritable { .. } => {
+    engine::open_preset_tables(preset, given, max_states, check, &report).map_err(|e| match e {
+        PresetTablesError::NoFolder => {
+            anyhow::anyhow!("this system has no cache folder: choose one with --tables DIR")
+        }
+        PresetTablesError::Endgame(e @ EndgameError::NotWritable { .. }) => {
             anyhow::anyhow!("{e}: choose a folder of your own with --tables DIR")
         }
-        other => other.into(),
+        PresetTablesError::Endgame(other) => other.into(),
     })
 }
 
@@ -116,10 +121,8 @@ pub fn build_tables(
     max_states: Option<u64>,
     preset: Preset,
 ) -> anyhow::Result<()> {
-    let dir = tables_dir(dir)?;
     let start = Instant::now();
-    let formations = engine::formations_for(preset, max_states);
-    let tables = open_tables(&dir, &formations, Check::Full)?;
+    let (dir, tables) = open_preset_tables(dir, preset, max_states, Check::Full)?;
     // A closed stdout (`| head`) is an error the caller treats as success.
     writeln!(
         std::io::stdout().lock(),
@@ -158,8 +161,10 @@ pub fn endgame_of(
         }
         Err(other) => return Err(spec_error(&other)),
     }
-    let formations = engine::formations_for(settings.preset(size), settings.tables_max_states);
-    open_tables(&tables_dir(settings.tables.as_deref())?, &formations, Check::Stamped).map(Some)
+    let (preset, max_states) = (settings.preset(size), settings.tables_max_states);
+    let (_, tables) =
+        open_preset_tables(settings.tables.as_deref(), preset, max_states, Check::Stamped)?;
+    Ok(Some(tables))
 }
 
 /// Who plays: the kind of player, and the solver of an expectimax player

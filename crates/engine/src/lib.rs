@@ -59,7 +59,7 @@ pub use spec::{
     TablesBuildCost, Why, build_time, default_preset, formations_for, rules_line, same_settings,
     strongest_preset, tables_dir,
 };
-pub use tables::open_tables;
+pub use tables::{PresetTablesError, open_preset_tables, open_tables};
 pub use values::Values;
 
 pub use ntuple::{FileError, Network, weights_checksum};

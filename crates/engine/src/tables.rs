@@ -9,11 +9,13 @@
 //! pressure; and a process asked twice for the same tables while it holds
 //! them gets the same ones.
 
+use std::fmt;
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, Weak};
 
+use solver_expectimax::Preset;
 use solver_expectimax::endgame::{
     Check, Endgame, EndgameError, Formation, OpenEvent, Opening, TableBytes,
 };
@@ -60,6 +62,60 @@ pub fn open_tables(
         opened.push((folder, key, Arc::downgrade(&tables)));
     }
     Ok(tables)
+}
+
+/// Why [`open_preset_tables`] has no tables.
+#[derive(Debug)]
+pub enum PresetTablesError {
+    /// No folder was given and the system has no cache folder.
+    NoFolder,
+    /// The folder's tables could not be read, checked or built.
+    Endgame(EndgameError),
+}
+
+impl fmt::Display for PresetTablesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PresetTablesError::NoFolder => {
+                write!(f, "this system has no cache folder to keep the endgame tables in")
+            }
+            PresetTablesError::Endgame(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PresetTablesError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PresetTablesError::NoFolder => None,
+            PresetTablesError::Endgame(e) => Some(e),
+        }
+    }
+}
+
+/// The endgame tables `preset` plays by ([`formations_for`], of at most
+/// `max_states` states when given) from the folder `given`, else the
+/// default one ([`tables_dir`]), opened by [`open_tables`], and that
+/// folder: how every frontend opens a preset's tables, each hearing
+/// `event` (a progress line, log lines or nothing) in its own way.
+///
+/// [`formations_for`]: crate::formations_for
+/// [`tables_dir`]: crate::tables_dir
+///
+/// # Errors
+/// [`PresetTablesError`]: no folder, or [`open_tables`]'s error.
+pub fn open_preset_tables(
+    preset: Preset,
+    given: Option<&Path>,
+    max_states: Option<u64>,
+    check: Check,
+    event: &(dyn Fn(OpenEvent<'_>) + Sync),
+) -> Result<(PathBuf, Arc<Endgame>), PresetTablesError> {
+    let dir = crate::tables_dir(given).ok_or(PresetTablesError::NoFolder)?;
+    let formations = crate::formations_for(preset, max_states);
+    let tables =
+        open_tables(&dir, &formations, check, event).map_err(PresetTablesError::Endgame)?;
+    Ok((dir, tables))
 }
 
 /// The bytes free for this user on the disk that holds `dir`
@@ -160,6 +216,38 @@ mod tests {
         mapped.table(block()).unwrap().write_to(&mut bytes).unwrap();
         assert_eq!(bytes, fs::read(dir.join(file_name(block()))).unwrap());
         drop(mapped);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_presets_tables_open_from_its_formations_in_the_folder_given() {
+        let dir = scratch("preset");
+        // The corner preset's tables of at most the block's states: that
+        // block alone (no step table is so small).
+        let states = block().states();
+        let (folder, tables) =
+            open_preset_tables(Preset::Corner, Some(&dir), Some(states), Check::Stamped, &|_| {})
+                .unwrap();
+        assert_eq!(folder, dir);
+        assert_eq!(tables.formations().collect::<Vec<_>>(), [block()]);
+        assert!(dir.join(file_name(block())).is_file());
+        // The same again: the tables this process holds.
+        let (_, again) =
+            open_preset_tables(Preset::Corner, Some(&dir), Some(states), Check::Stamped, &|_| {})
+                .unwrap();
+        assert!(Arc::ptr_eq(&tables, &again));
+        drop((tables, again));
+        // A folder that cannot be made is the tables' error, said as theirs.
+        let file = dir.join(file_name(block()));
+        let err =
+            open_preset_tables(Preset::Corner, Some(&file), Some(states), Check::Stamped, &|_| {})
+                .unwrap_err();
+        assert!(matches!(err, PresetTablesError::Endgame(_)), "{err:?}");
+        assert!(std::error::Error::source(&err).is_some());
+        assert_eq!(
+            PresetTablesError::NoFolder.to_string(),
+            "this system has no cache folder to keep the endgame tables in"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 

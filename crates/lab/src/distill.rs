@@ -20,8 +20,9 @@ use crate::cli::{CoverageArgs, DistillArgs};
 
 /// The full corner tables in `dir` (or the cache folder), built if missing.
 fn full_tables(dir: Option<&Path>) -> anyhow::Result<Arc<Endgame>> {
-    let dir = setup::tables_dir(dir)?;
-    setup::open_tables(&dir, &endgame::corner_formations(None), endgame::Check::Stamped)
+    let (_, tables) =
+        setup::open_preset_tables(dir, Preset::Corner, None, endgame::Check::Stamped)?;
+    Ok(tables)
 }
 
 /// The compact tables in `path`.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use engine::endgame::{Check, Endgame, OpenEvent};
-use engine::{Overrides, Preset, Setting, SolverSpec, SpecError, Spelling};
+use engine::{Overrides, Preset, PresetTablesError, Setting, SolverSpec, SpecError, Spelling};
 use game_core::{Board, GameBoard, RulesBuilder};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
@@ -106,18 +106,21 @@ impl EndgameTables {
             Some(name) => name.parse().map_err(value_error)?,
             None => engine::DEFAULT_PRESET,
         };
-        let path = engine::tables_dir(path.as_deref())
-            .ok_or_else(|| PyValueError::new_err("this system has no cache folder: pass path="))?;
-        let formations = engine::formations_for(preset, max_states);
         let report = |event: OpenEvent<'_>| {
             if let Some(line) = event.log_line() {
                 use std::io::Write;
                 let _ = writeln!(std::io::stderr().lock(), "{line}");
             }
         };
-        let tables = py
-            .detach(|| engine::open_tables(&path, &formations, Check::Stamped, &report))
-            .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+        let opened = py.detach(|| {
+            engine::open_preset_tables(preset, path.as_deref(), max_states, Check::Stamped, &report)
+        });
+        let (path, tables) = opened.map_err(|e| match e {
+            PresetTablesError::NoFolder => {
+                PyValueError::new_err("this system has no cache folder: pass path=")
+            }
+            PresetTablesError::Endgame(e) => pyo3::exceptions::PyOSError::new_err(e.to_string()),
+        })?;
         Ok(EndgameTables {
             count: tables.formations().count(),
             nbytes: tables.bytes(),

@@ -76,8 +76,14 @@ impl Searcher {
             if !choice.preset.uses_corner_tables() {
                 return None;
             }
-            let formations = engine::formations_for(Preset::Corner, place.max_states);
-            engine::open_tables(&place.dir, &formations, Check::Stamped, &|_| {}).ok()
+            let opened = engine::open_preset_tables(
+                Preset::Corner,
+                Some(&place.dir),
+                place.max_states,
+                Check::Stamped,
+                &|_| {},
+            );
+            opened.ok().map(|(_, tables)| tables)
         });
         Searcher {
             corner_place,
