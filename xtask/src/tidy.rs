@@ -943,6 +943,7 @@ const LIBRARIES: [(&str, &[&str]); 6] = [
             "solver-expectimax",
             "ntuple",
             "records",
+            "rayon",
             "dirs",
             "serde",
             "memmap2",

@@ -11,10 +11,10 @@ use std::time::Instant;
 
 use anyhow::Context;
 use cli_ascii::setup;
-use engine::{Overrides, SolverSpec};
+use engine::{Overrides, SolverSpec, play_game};
 use game_core::{Board, Game, Rules};
 use solver_expectimax::endgame::{self, Endgame, Formation};
-use solver_expectimax::{Choice, ExpectimaxPlayer, Player, Preset, SearchThreads, play_game};
+use solver_expectimax::{Choice, ExpectimaxPlayer, Player, Preset, SearchThreads};
 
 use crate::cli::{CoverageArgs, DistillArgs};
 

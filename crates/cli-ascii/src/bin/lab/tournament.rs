@@ -10,11 +10,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use cli_ascii::args::{PlayerKind, SearchArgs};
 use cli_ascii::setup::{self, AnyPlayer, PlayerSpec};
+use engine::TournamentSpec;
 use game_core::{Game, GameBoard, Rules};
 use records::Record;
 use records::log::{Checked, Existing, Log, OpenError};
 use records::summary::{MILESTONES, Summary};
-use solver_expectimax::{Choice, Player, SearchThreads, TournamentSpec};
+use solver_expectimax::{Choice, Player, SearchThreads};
 
 use crate::cli::TournamentArgs;
 

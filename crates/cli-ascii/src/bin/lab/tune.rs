@@ -15,10 +15,11 @@
 use std::io::{self, Write};
 
 use cli_ascii::setup;
+use engine::TournamentSpec;
 use game_core::Rules;
 use records::Record;
 use records::summary::Summary;
-use solver_expectimax::{Algorithm, ExpectimaxPlayer, SearchConfig, TournamentSpec, Weights};
+use solver_expectimax::{Algorithm, ExpectimaxPlayer, SearchConfig, Weights};
 
 use crate::cli::TuneArgs;
 
