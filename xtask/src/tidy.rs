@@ -934,7 +934,7 @@ const LIBRARIES: [(&str, &[&str]); 6] = [
     ("game-core", &["rand_chacha"]),
     ("endgame-tables", &["game-core", "rayon"]),
     ("solver-expectimax", &["game-core", "rayon", "endgame-tables"]),
-    ("ntuple", &["game-core", "zstd", "rayon", "dirs"]),
+    ("ntuple", &["game-core", "zstd", "rayon", "dirs", "records"]),
     ("records", &["game-core", "serde", "serde_json"]),
     (
         "engine",
