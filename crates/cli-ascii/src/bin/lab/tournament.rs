@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use cli_ascii::args::{PlayerKind, SearchArgs};
 use cli_ascii::setup::{self, AnyPlayer, PlayerSpec};
-use engine::TournamentSpec;
 use game_core::{Game, GameBoard, Rules};
 use records::Record;
 use records::log::{Checked, Existing, Log, OpenError};
@@ -66,7 +65,7 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         Some(n) => usize::try_from(n).unwrap_or(1),
         None => (cores / search_threads).max(1),
     };
-    let spec = TournamentSpec {
+    let spec = engine::TournamentSpec {
         games: args.games,
         first_seed: args.seed_start,
         size,
