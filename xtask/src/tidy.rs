@@ -804,7 +804,7 @@ const LIBRARIES: [(&str, &[&str]); 7] = [
     ("game-core", &["rand_chacha"]),
     ("endgame-tables", &["game-core", "rayon"]),
     ("solver-expectimax", &["game-core", "rayon", "endgame-tables"]),
-    ("ntuple", &["game-core", "zstd", "rayon", "dirs"]),
+    ("ntuple", &["game-core", "zstd", "rayon", "dirs", "records"]),
     ("records", &["game-core", "serde", "serde_json"]),
     (
         "engine",
@@ -813,6 +813,7 @@ const LIBRARIES: [(&str, &[&str]); 7] = [
             "solver-expectimax",
             "ntuple",
             "records",
+            "rayon",
             "dirs",
             "serde",
             "memmap2",

@@ -50,7 +50,7 @@ mod tables;
 mod values;
 
 pub use build::{BuildMeter, BuildProgress, TablesBuild, duration_text};
-pub use games::{play_game, run_tournament};
+pub use games::{TournamentSpec, play_game, run_tournament};
 pub use network::{network, weights_path};
 pub use seed::clock_seed;
 pub use session::{NothingToUndo, Played, Session, WIN_TILE};
@@ -65,7 +65,7 @@ pub use values::Values;
 pub use ntuple::{FileError, Network, weights_checksum};
 pub use solver_expectimax::{
     Choice, ConfigError, Decision, ExpectimaxPlayer, MAX_DEPTH, MAX_THREADS, Player, Preset,
-    RandomPlayer, SearchError, SearchThreads, Solver, Stats, TournamentSpec, UnknownPreset,
+    RandomPlayer, SearchError, SearchThreads, Solver, Stats, UnknownPreset,
 };
 
 /// The endgame tables: exact odds of building a chain's next tile, which

@@ -14,7 +14,7 @@ use cli_common::setup;
 use engine::{Overrides, SolverSpec};
 use game_core::{Board, Game, Rules};
 use solver_expectimax::endgame::{self, Endgame, Formation};
-use solver_expectimax::{Choice, ExpectimaxPlayer, Player, Preset, SearchThreads, play_game};
+use solver_expectimax::{Choice, ExpectimaxPlayer, Player, Preset, SearchThreads};
 
 use crate::cli::{CoverageArgs, DistillArgs};
 
@@ -120,7 +120,8 @@ pub(crate) fn distill(args: &DistillArgs) -> anyhow::Result<()> {
                     tables: Arc::clone(&tables),
                     reads: Vec::new(),
                 };
-                let record = play_game(&mut player, Game::new(Rules::default(), seed), None);
+                let record =
+                    engine::play_game(&mut player, Game::new(Rules::default(), seed), None);
                 Ok((record, player.reads))
             },
             |seed, (record, reads)| {
@@ -308,7 +309,7 @@ pub(crate) fn coverage(args: &CoverageArgs) -> anyhow::Result<()> {
                 tally: Tally::default(),
                 misses: args.misses.as_ref().map(|_| Vec::new()),
             };
-            let record = play_game(&mut player, Game::new(Rules::default(), seed), None);
+            let record = engine::play_game(&mut player, Game::new(Rules::default(), seed), None);
             Ok((record, player.tally, player.misses))
         },
         |seed, (record, t, misses)| {

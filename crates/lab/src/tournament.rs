@@ -14,7 +14,7 @@ use game_core::{Game, GameBoard, Rules};
 use records::Record;
 use records::log::{Checked, Existing, Log, OpenError};
 use records::summary::{MILESTONES, Summary};
-use solver_expectimax::{Choice, Player, SearchThreads, TournamentSpec};
+use solver_expectimax::{Choice, Player, SearchThreads};
 
 use crate::cli::TournamentArgs;
 
@@ -65,7 +65,7 @@ pub(crate) fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         Some(n) => usize::try_from(n).unwrap_or(1),
         None => (cores / search_threads).max(1),
     };
-    let spec = TournamentSpec {
+    let spec = engine::TournamentSpec {
         games: args.games,
         first_seed: args.seed_start,
         size,

@@ -10,7 +10,7 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use ntuple::{CURVE_MILESTONES, Network, Progress, Restarts, TrainConfig, Trainer};
+use ntuple::{Network, Progress, Restarts, TrainConfig, Trainer};
 
 use crate::cli::{ExportArgs, RestartKind, TrainArgs};
 use crate::tournament::same_file;
@@ -178,13 +178,6 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
                     stop.store(true, Ordering::SeqCst);
                 }
                 for row in trainer.take_curve_rows() {
-                    let row = records::curve::CurveRow {
-                        episodes: row.episodes,
-                        moves: row.moves,
-                        seconds: row.seconds,
-                        mean_score: row.mean_score,
-                        reach: row.reach,
-                    };
                     writeln!(curve, "{}", records::curve::line(&row))?;
                     curve.flush()?;
                 }
@@ -195,11 +188,11 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
                     // The last line gives the whole run's rate: its last
                     // interval has threads idle while others end their episode.
                     let rate = if finished {
-                        (p.moves - run_moves) as f64 / run_start.elapsed().as_secs_f64()
+                        (p.row.moves - run_moves) as f64 / run_start.elapsed().as_secs_f64()
                     } else {
-                        (p.moves - last_moves) as f64 / last_time.elapsed().as_secs_f64()
+                        (p.row.moves - last_moves) as f64 / last_time.elapsed().as_secs_f64()
                     };
-                    (last_moves, last_time) = (p.moves, Instant::now());
+                    (last_moves, last_time) = (p.row.moves, Instant::now());
                     // A terminal's line is redrawn in place, so it must not wrap;
                     // a log file takes the whole line.
                     let cols = if tty {
@@ -285,12 +278,12 @@ fn note_line(err: &mut impl Write, tty: bool, note: &str) -> io::Result<()> {
 /// fits, else shorter forms that keep what matters most (the episodes, the
 /// late tiles' rates and the time), cut as a last resort.
 fn progress_line(p: &Progress, moves_per_second: f64, cols: usize) -> String {
-    let secs = p.seconds as u64;
+    let secs = p.row.seconds as u64;
     let time = format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
     let reach = |from: usize| -> String {
-        let rates = CURVE_MILESTONES.iter().zip(&p.reach).skip(from);
+        let rates = records::curve::TILES.iter().zip(&p.row.reach).skip(from);
         let rates: Vec<String> =
-            rates.map(|(e, r)| format!("{} {:.1}%", 1u32 << e, 100.0 * r)).collect();
+            rates.map(|(tile, r)| format!("{tile} {:.1}%", 100.0 * r)).collect();
         rates.join(" ")
     };
     let restarted =
@@ -299,26 +292,26 @@ fn progress_line(p: &Progress, moves_per_second: f64, cols: usize) -> String {
     let forms = [
         format!(
             "{} episodes{restarted} · {rate:.2} M moves/s · mean score {:.0} · {} · {time}",
-            p.episodes,
-            p.mean_score,
+            p.row.episodes,
+            p.row.mean_score,
             reach(0)
         ),
         format!(
             "{} episodes · {rate:.2} M moves/s · mean {:.0} · {} · {time}",
-            p.episodes,
-            p.mean_score,
+            p.row.episodes,
+            p.row.mean_score,
             reach(2)
         ),
         // The rate and the mean score stay in 80 columns: the last line,
         // which stays on the screen, gives the whole run's.
         format!(
             "{} ep · {rate:.2} M moves/s · mean {:.0} · {} · {time}",
-            p.episodes,
-            p.mean_score,
+            p.row.episodes,
+            p.row.mean_score,
             reach(3)
         ),
-        format!("{} ep · mean {:.0} · {} · {time}", p.episodes, p.mean_score, reach(3)),
-        format!("{} ep · 16384 {:.1}% · {time}", p.episodes, 100.0 * p.reach[3]),
+        format!("{} ep · mean {:.0} · {} · {time}", p.row.episodes, p.row.mean_score, reach(3)),
+        format!("{} ep · 16384 {:.1}% · {time}", p.row.episodes, 100.0 * p.row.reach[3]),
     ];
     let fits = forms.iter().find(|f| f.chars().count() <= cols);
     fits.cloned().unwrap_or_else(|| cli_common::fit::cut(&forms[forms.len() - 1], cols))
@@ -393,11 +386,13 @@ mod tests {
     #[test]
     fn the_progress_line_fits_the_terminal() {
         let p = Progress {
-            episodes: 1_234_567,
-            moves: 0,
-            seconds: 3725.0,
-            mean_score: 174_505.4,
-            reach: [0.999, 0.98, 0.8, 0.412, 0.031],
+            row: records::curve::CurveRow {
+                episodes: 1_234_567,
+                moves: 0,
+                seconds: 3725.0,
+                mean_score: 174_505.4,
+                reach: [0.999, 0.98, 0.8, 0.412, 0.031],
+            },
             restarts: 12_345,
         };
         let full = progress_line(&p, 1.49e6, usize::MAX);

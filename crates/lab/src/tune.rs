@@ -18,7 +18,7 @@ use cli_common::setup;
 use game_core::Rules;
 use records::Record;
 use records::summary::Summary;
-use solver_expectimax::{Algorithm, ExpectimaxPlayer, SearchConfig, TournamentSpec, Weights};
+use solver_expectimax::{Algorithm, ExpectimaxPlayer, SearchConfig, Weights};
 
 use crate::cli::TuneArgs;
 
@@ -58,7 +58,11 @@ struct Trial {
 }
 
 impl Trial {
-    fn run(spec: &TournamentSpec, base: SearchConfig, weights: Weights) -> anyhow::Result<Trial> {
+    fn run(
+        spec: &engine::TournamentSpec,
+        base: SearchConfig,
+        weights: Weights,
+    ) -> anyhow::Result<Trial> {
         let Algorithm::Expectimax { prob_cutoff, .. } = base.algorithm else {
             unreachable!("`run` checks that the preset has weights");
         };
@@ -122,7 +126,7 @@ pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<()> {
         Some(n) => usize::try_from(n).unwrap_or(1),
         None => (cores / base.threads).max(1),
     };
-    let spec = TournamentSpec {
+    let spec = engine::TournamentSpec {
         games: args.games,
         first_seed: args.seed_start,
         size: 4,

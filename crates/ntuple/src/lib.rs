@@ -47,8 +47,7 @@ pub use network::{
     STAGE_2_EXPONENT, STAGE_EXPONENT, StageError, TUPLE_ENTRIES, TUPLE_LEN, features, stage,
 };
 pub use train::{
-    CURVE_MILESTONES, Counters, CurveRow, Episode, Progress, RESTART_TILES, Restarts, TrainConfig,
-    TrainError, Trainer,
+    Counters, Episode, Progress, RESTART_TILES, Restarts, TrainConfig, TrainError, Trainer,
 };
 pub use weights::{
     Step, StepError, Weights, load_resumable, load_weights, save_weights, save_weights_at,

@@ -33,12 +33,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use game_core::{Board, GameRng};
+use records::curve::{CurveRow, TILES};
 
 use crate::network::{N_FEATURES, Network, StageError, promote};
-
-/// The milestones a learning curve reports reach rates for, as exponents:
-/// 2048, 4096, 8192, 16384 and 32768.
-pub const CURVE_MILESTONES: [u8; 5] = [11, 12, 13, 14, 15];
 
 /// The tiles whose first appearance in a game is kept for restarts, as
 /// exponents: 8192, 16384 and 32768.
@@ -226,39 +223,20 @@ pub struct Episode {
     pub restarted: bool,
 }
 
-/// A learning curve's row: the episodes from the empty board since the
-/// previous row (restarted episodes train the network but would flatter its
-/// scores, so they are left out of the row's mean and reach rates).
-#[derive(Debug, Clone, PartialEq)]
-pub struct CurveRow {
-    /// Episodes done in all (restarted ones too), at the end of the window.
-    pub episodes: u64,
-    /// Moves played in all.
-    pub moves: u64,
-    /// Training time in all (counting resumed checkpoints'), in seconds.
-    pub seconds: f64,
-    /// The window's mean score.
-    pub mean_score: f64,
-    /// The window's share of games reaching each of [`CURVE_MILESTONES`].
-    pub reach: [f64; CURVE_MILESTONES.len()],
-    /// Episodes restarted from kept boards in this process's runs.
-    pub restarts: u64,
-}
-
 /// Statistics of a run of episodes.
 #[derive(Debug, Clone, Default, PartialEq)]
 struct Window {
     episodes: u64,
     score: u64,
-    reach: [u64; CURVE_MILESTONES.len()],
+    reach: [u64; TILES.len()],
 }
 
 impl Window {
     fn add(&mut self, e: &Episode) {
         self.episodes += 1;
         self.score += e.score;
-        for (count, &m) in self.reach.iter_mut().zip(&CURVE_MILESTONES) {
-            *count += u64::from(e.max_exponent >= m);
+        for (count, &tile) in self.reach.iter_mut().zip(&TILES) {
+            *count += u64::from((1u32 << e.max_exponent) >= tile);
         }
     }
 
@@ -266,7 +244,7 @@ impl Window {
         self.score as f64 / self.episodes.max(1) as f64
     }
 
-    fn reach(&self) -> [f64; CURVE_MILESTONES.len()] {
+    fn reach(&self) -> [f64; TILES.len()] {
         self.reach.map(|c| c as f64 / self.episodes.max(1) as f64)
     }
 }
@@ -274,17 +252,11 @@ impl Window {
 /// A snapshot of a training run, for a progress line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Progress {
-    /// Episodes done in all.
-    pub episodes: u64,
-    /// Moves played in all.
-    pub moves: u64,
-    /// Training time in all, in seconds.
-    pub seconds: f64,
-    /// The mean score of the last finished curve window, or of the current
-    /// one while none has finished.
-    pub mean_score: f64,
-    /// Reach rates over the same window.
-    pub reach: [f64; CURVE_MILESTONES.len()],
+    /// The run as a learning curve's row would give it now: the episodes,
+    /// moves and time in all, and the mean score and reach rates of the
+    /// last finished curve window, or of the current one while none has
+    /// finished.
+    pub row: CurveRow,
     /// Episodes restarted from kept boards in this process's runs.
     pub restarts: u64,
 }
@@ -440,16 +412,23 @@ impl Trainer {
             None => (log.window.mean_score(), log.window.reach()),
         };
         Progress {
-            episodes: counters.episodes,
-            moves: counters.moves,
-            seconds: counters.seconds,
-            mean_score,
-            reach,
+            row: CurveRow {
+                episodes: counters.episodes,
+                moves: counters.moves,
+                seconds: counters.seconds,
+                mean_score,
+                reach,
+            },
             restarts: log.restarts,
         }
     }
 
-    /// The learning-curve rows finished since the last call.
+    /// The learning-curve rows finished since the last call: each the
+    /// episodes from the empty board since the previous row (restarted
+    /// episodes train the network but would flatter its scores, so they
+    /// are left out of the row's mean and reach rates), with the episodes
+    /// (restarted ones too), moves and training time (counting resumed
+    /// checkpoints') in all at its end.
     pub fn take_curve_rows(&self) -> Vec<CurveRow> {
         std::mem::take(&mut self.lock().rows)
     }
@@ -505,10 +484,9 @@ impl Trainer {
                 seconds: seconds + log.run_time.as_secs_f64(),
                 mean_score: log.window.mean_score(),
                 reach: log.window.reach(),
-                restarts: log.restarts,
             };
             log.window = Window::default();
-            log.last = Some(row.clone());
+            log.last = Some(row);
             log.rows.push(row);
         }
     }
@@ -875,7 +853,18 @@ mod tests {
         // Restarted episodes stay out of the curve's mean and reach rates.
         t.record(&episode, Duration::ZERO);
         let p = t.progress();
-        assert_eq!((p.episodes, p.restarts, p.mean_score), (1, 1, 0.0));
+        assert_eq!((p.row.episodes, p.restarts, p.row.mean_score), (1, 1, 0.0));
+    }
+
+    /// A game counts towards each of the curve's tiles up to the largest
+    /// it reached: exponent 11 is 2048, and 1024 reaches none.
+    #[test]
+    fn a_window_counts_the_tiles_each_game_reached() {
+        let mut window = Window::default();
+        for max_exponent in [10, 11, 13] {
+            window.add(&Episode { score: 0, moves: 0, max_exponent, restarted: false });
+        }
+        assert_eq!(window.reach(), [2.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 0.0, 0.0]);
     }
 
     #[test]

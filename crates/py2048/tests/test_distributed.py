@@ -751,17 +751,18 @@ def test_a_grpc_server_that_knows_the_gcs_call_passes_the_address_check(reply, m
     from types import SimpleNamespace
 
     from py2048 import distributed
+    from py2048.distributed import _cluster
 
-    monkeypatch.setattr(distributed, "_ray", lambda: SimpleNamespace(is_initialized=lambda: False))
+    monkeypatch.setattr(_cluster, "_ray", lambda: SimpleNamespace(is_initialized=lambda: False))
     address, stop = _fake_grpc(reply)
     try:
-        distributed._check_address(address)
+        _cluster._check_address(address, distributed.CONNECT_TIMEOUT)
     finally:
         stop()
     unimplemented, stop = _fake_grpc("12")
     try:
         with pytest.raises(ConnectionError, match="a gRPC server answers there, but not a Ray head"):
-            distributed._check_address(unimplemented)
+            _cluster._check_address(unimplemented, distributed.CONNECT_TIMEOUT)
     finally:
         stop()
 

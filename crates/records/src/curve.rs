@@ -18,13 +18,20 @@
 
 use std::fmt;
 
+use crate::summary::MILESTONES;
+
 /// The header: the columns of [`CurveRow`], the reach rates of 2048 to
 /// 32768 last.
 pub const HEADER: &str =
     "episodes,moves,seconds,mean_score,reach_2048,reach_4096,reach_8192,reach_16384,reach_32768";
 
-/// The tiles whose reach rates a row gives.
-pub const TILES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
+/// The tiles whose reach rates a row gives: the first five of the
+/// tournaments' [`MILESTONES`], so that a milestone is written down once,
+/// as a tile.
+pub const TILES: [u32; 5] = match MILESTONES.first_chunk() {
+    Some(tiles) => *tiles,
+    None => panic!("fewer than five milestones"),
+};
 
 /// One window of episodes, as of its end.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -93,7 +93,7 @@ fn decide(c: &mut Criterion) {
                 // iteration: every iteration searches cold, as a fresh solver
                 // would, without timing the page faults of a new table. The
                 // decisions run on the solver's threads, as a game's do
-                // (`play_game`), and are timed there: handing the set to the
+                // (`engine::play_game`), and are timed there: handing the set to the
                 // pool and waking this thread again when it is done, which a
                 // game does once, would otherwise be timed once per six
                 // decisions. `handed-over` times them asked from this thread

@@ -7,8 +7,9 @@
 //!   heuristic's `fast`, `heuristic` and `heuristic-max`, the learned `ntuple` and
 //!   `ntuple-deep` (with a network from outside this crate), and `corner`
 //!   (with the corner tables of [`endgame`]).
-//! - [`Player`]s ([`ExpectimaxPlayer`], [`RandomPlayer`]) and
-//!   [`run_tournament`] play seeded games.
+//! - [`Player`]s ([`ExpectimaxPlayer`], [`RandomPlayer`]) choose each
+//!   turn's move; `engine` plays them through whole seeded games, each kept
+//!   as the `records` crate's `Record`.
 //!
 //! ```
 //! use game_core::{Board, Game, Rules};
@@ -37,7 +38,6 @@ mod search;
 mod solver;
 mod stats;
 mod table;
-mod tournament;
 mod tutorial;
 
 /// The endgame tables, a crate of their own (`endgame-tables`): the
@@ -53,4 +53,3 @@ pub use eval::{CornerEvaluator, Evaluator, WeightedEvaluator, Weights};
 pub use player::{Choice, ExpectimaxPlayer, Player, RandomPlayer};
 pub use solver::{Decision, ENDGAME_MIN_HEAD, SearchError, SearchThreads, SharedEvaluator, Solver};
 pub use stats::Stats;
-pub use tournament::{GameRecord, TournamentSpec, play_game, run_tournament};

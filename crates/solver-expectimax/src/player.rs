@@ -22,10 +22,9 @@ pub trait Player<B: GameBoard>: Send {
     fn choose(&mut self, game: &Game<B>) -> Option<Choice>;
 
     /// The threads this player searches on, where a loop of
-    /// [`Player::choose`] calls runs fastest ([`play_game`] runs its game
-    /// there). The default, for players that do not search, runs it here.
-    ///
-    /// [`play_game`]: crate::play_game
+    /// [`Player::choose`] calls runs fastest (`engine::play_game` runs its
+    /// game there). The default, for players that do not search, runs it
+    /// here.
     fn search_threads(&self) -> SearchThreads {
         SearchThreads::default()
     }

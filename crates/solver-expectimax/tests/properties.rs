@@ -203,27 +203,13 @@ fn crowded_late_positions_agree_across_thread_counts() {
     }
 }
 
-/// A game played on the solver's own threads (`play_game` runs its loop
-/// through `Player::search_threads`) is the game played on one thread:
-/// the same moves, score and tile, and so the same decisions, whether a
-/// decision is asked from inside the pool or handed to it.
+/// A decision asked from inside the solver's own threads (where
+/// `engine::play_game` runs a game's loop, through `Player::search_threads`)
+/// equals one handed to them; engine's tests play the whole games.
 #[test]
-fn games_on_the_search_threads_are_the_games_of_one_thread() {
-    use game_core::Game;
-    use solver_expectimax::{ExpectimaxPlayer, Player, play_game};
+fn decisions_on_the_search_threads_are_the_decisions_of_one_thread() {
+    use solver_expectimax::Player;
     let rules = Rules::default();
-    let record = |threads: usize| {
-        let mut player = ExpectimaxPlayer::new(config(Preset::Fast, 2, threads)).expect("valid");
-        play_game(&mut player, Game::new(rules, 11), Some(150))
-    };
-    let (one, two) = (record(1), record(2));
-    assert_eq!(
-        (one.moves, one.score, one.max_tile),
-        (two.moves, two.score, two.max_tile),
-        "1 thread against 2"
-    );
-    assert_eq!(one.moves, 150);
-    // A decision asked on the pool equals one handed to it.
     let solver = Solver::new(config(Preset::Heuristic, 3, 2)).expect("valid");
     for board in sample_boards(4, 3..=8, 9) {
         let outside = solver.decide(&board, &rules).expect("a move");
@@ -231,11 +217,10 @@ fn games_on_the_search_threads_are_the_games_of_one_thread() {
         assert_eq!((outside.direction, outside.values), (inside.direction, inside.values));
     }
     // A random player has no threads of its own: its game runs here.
-    let mut random = solver_expectimax::RandomPlayer::new(3);
+    let random = solver_expectimax::RandomPlayer::new(3);
     let here = std::thread::current().id();
     let ran_on = Player::<Board>::search_threads(&random).run(|| std::thread::current().id());
     assert_eq!(ran_on, here);
-    assert_eq!(play_game(&mut random, Game::new(rules, 5), Some(20)).moves, 20);
 }
 
 #[test]
