@@ -793,11 +793,13 @@ fn package_dependencies(metadata: &Metadata) -> Vec<(String, Vec<String>)> {
 /// The crate graph of docs/ARCHITECTURE.md, as data: each library's whole
 /// list of allowed dependencies (the rules know no search or screen; the
 /// endgame tables have the rules and rayon only, and know no search; the
-/// solver has the rules, rayon and the tables; so has ntuple, with its file
-/// formats; engine stands between the libraries and the frontends, joins
+/// solver has the rules, rayon and the tables; ntuple has the rules and
+/// rayon, its file formats, and records for the learning curve's one row
+/// type; engine stands between the libraries and the frontends, joins
 /// the network to the search, maps the endgame tables' files (and asks
-/// the system for the free disk space before building them) and
-/// serialises what the frontends send alike; the terminal programs' shared
+/// the system for the free disk space before building them), plays seeded
+/// games on a rayon pool into records, and serialises what the frontends
+/// send alike; the terminal programs' shared
 /// library, cli-common, has engine, the rules and a command line's crates,
 /// so that the game, which links it, links no search of its own).
 const LIBRARIES: [(&str, &[&str]); 7] = [

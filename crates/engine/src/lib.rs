@@ -56,10 +56,9 @@ pub use seed::clock_seed;
 pub use session::{NothingToUndo, Played, Session, WIN_TILE};
 pub use spec::{
     DEFAULT_PRESET, DefaultChoice, Overrides, Reason, Setting, SolverSpec, SpecError, Spelling,
-    TablesBuildCost, Why, build_time, default_preset, formations_for, rules_line, same_settings,
-    strongest_preset, tables_dir,
+    TablesBuildCost, Why, build_time, default_preset, rules_line, same_settings, strongest_preset,
 };
-pub use tables::{PresetTablesError, open_preset_tables, open_tables};
+pub use tables::{PresetTablesError, formations_for, open_preset_tables, open_tables, tables_dir};
 pub use values::Values;
 
 pub use ntuple::{FileError, Network, weights_checksum};

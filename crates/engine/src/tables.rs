@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, Weak};
 
 use solver_expectimax::Preset;
 use solver_expectimax::endgame::{
-    Check, Endgame, EndgameError, Formation, OpenEvent, Opening, TableBytes,
+    self, Check, Endgame, EndgameError, Formation, OpenEvent, Opening, TableBytes,
 };
 
 /// Tables this process opened: their folder (resolved), their formations
@@ -64,6 +64,28 @@ pub fn open_tables(
     Ok(tables)
 }
 
+/// The endgame tables' folder: `given`, or `cli-ascii-2048/endgame` in the
+/// user's cache folder, shared by every frontend so that one build serves
+/// them all; `None` when there is neither.
+pub fn tables_dir(given: Option<&Path>) -> Option<PathBuf> {
+    match given {
+        Some(dir) => Some(dir.to_path_buf()),
+        None => dirs::cache_dir().map(|dir| dir.join(endgame::CACHE_FOLDER)),
+    }
+}
+
+/// The endgame tables `preset` plays by (of at most `max_states` states
+/// when given): the corner tables for the corner presets (with the big step
+/// table for corner-big), whose formations its heuristic keeps, the chains'
+/// for the others (docs/endgame.md).
+pub fn formations_for(preset: Preset, max_states: Option<u64>) -> Vec<endgame::Formation> {
+    match preset {
+        Preset::CornerBig => endgame::corner_big_formations(max_states),
+        p if p.uses_corner_tables() => endgame::corner_formations(max_states),
+        _ => endgame::default_formations(max_states),
+    }
+}
+
 /// Why [`open_preset_tables`] has no tables.
 #[derive(Debug)]
 pub enum PresetTablesError {
@@ -99,9 +121,6 @@ impl std::error::Error for PresetTablesError {
 /// folder: how every frontend opens a preset's tables, each hearing
 /// `event` (a progress line, log lines or nothing) in its own way.
 ///
-/// [`formations_for`]: crate::formations_for
-/// [`tables_dir`]: crate::tables_dir
-///
 /// # Errors
 /// [`PresetTablesError`]: no folder, or [`open_tables`]'s error.
 pub fn open_preset_tables(
@@ -111,8 +130,8 @@ pub fn open_preset_tables(
     check: Check,
     event: &(dyn Fn(OpenEvent<'_>) + Sync),
 ) -> Result<(PathBuf, Arc<Endgame>), PresetTablesError> {
-    let dir = crate::tables_dir(given).ok_or(PresetTablesError::NoFolder)?;
-    let formations = crate::formations_for(preset, max_states);
+    let dir = tables_dir(given).ok_or(PresetTablesError::NoFolder)?;
+    let formations = formations_for(preset, max_states);
     let tables =
         open_tables(&dir, &formations, check, event).map_err(PresetTablesError::Endgame)?;
     Ok((dir, tables))

@@ -3,13 +3,14 @@
 //! and the time a build takes.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use solver_expectimax::Preset;
 use solver_expectimax::endgame::{self, TableStatus};
 
 use super::SolverSpec;
+use crate::tables::{formations_for, tables_dir};
 
 /// The fixed default: the preset played when none is named where a run
 /// must mean the same on every machine (the lab's tournaments, whose
@@ -167,28 +168,6 @@ pub fn strongest_preset(
         return fallback(Why::TablesUnchecked(cost(&formations)));
     }
     DefaultChoice { preset: Preset::Corner, why: Why::TablesBuilt }
-}
-
-/// The endgame tables' folder: `given`, or `cli-ascii-2048/endgame` in the
-/// user's cache folder, shared by every frontend so that one build serves
-/// them all; `None` when there is neither.
-pub fn tables_dir(given: Option<&Path>) -> Option<PathBuf> {
-    match given {
-        Some(dir) => Some(dir.to_path_buf()),
-        None => dirs::cache_dir().map(|dir| dir.join(endgame::CACHE_FOLDER)),
-    }
-}
-
-/// The endgame tables `preset` plays by (of at most `max_states` states
-/// when given): the corner tables for the corner presets (with the big step
-/// table for corner-big), whose formations its heuristic keeps, the chains'
-/// for the others (docs/endgame.md).
-pub fn formations_for(preset: Preset, max_states: Option<u64>) -> Vec<endgame::Formation> {
-    match preset {
-        Preset::CornerBig => endgame::corner_big_formations(max_states),
-        p if p.uses_corner_tables() => endgame::corner_formations(max_states),
-        _ => endgame::default_formations(max_states),
-    }
 }
 
 #[cfg(test)]

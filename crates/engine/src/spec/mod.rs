@@ -19,7 +19,7 @@ use solver_expectimax::{Algorithm, Depth, Preset, SearchConfig, Solver};
 
 pub use defaults::{
     DEFAULT_PRESET, DefaultChoice, TablesBuildCost, Why, build_time, default_preset,
-    formations_for, strongest_preset, tables_dir,
+    strongest_preset,
 };
 pub use error::{Reason, Setting, SpecError, Spelling};
 pub use settings_line::{rules_line, same_settings};
@@ -342,6 +342,7 @@ fn learned_size(size: usize) -> Result<(), SpecError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formations_for;
 
     fn spec(preset: Preset, overrides: Overrides) -> SolverSpec {
         SolverSpec::new(preset).with_overrides(overrides)
