@@ -1180,10 +1180,10 @@ fn collapse_fits(raw: u64, top: u8) -> bool {
 }
 
 /// [`block_fits`] with the bounds and goal of `shape` (the block's or the
-/// collapse's: the same cells), the collapse's anchor in cell 6. The collapse's table is read only
-/// where the anchor is its own: read for smaller anchors (as the block's
-/// largest table is), it played worse than the block
-/// (docs/experiments/2026-11-29-big-step-table-and-final-collapse.md).
+/// collapse's: the same cells), the collapse's anchor in cell 6. The
+/// collapse's table is read only where the anchor is its own: read for
+/// smaller anchors (as the block's largest table is), it played worse
+/// than the block (docs/experiments/2026-11-29-big-step-table-and-final-collapse.md).
 fn block_fits_as(raw: u64, top: u8, shape: Shape) -> bool {
     let t = BLOCK.map(|c| nibble(raw, c));
     // Neighbours within the block (cells 0-1, 1-2, 4-5, 5-6, 0-4, 1-5)

@@ -78,7 +78,7 @@ pub fn tables_dir(given: Option<&Path>) -> Option<PathBuf> {
 /// when given): the corner tables for the corner presets (with the big step
 /// table for corner-big), whose formations its heuristic keeps, the chains'
 /// for the others (docs/endgame.md).
-pub fn formations_for(preset: Preset, max_states: Option<u64>) -> Vec<endgame::Formation> {
+pub fn formations_for(preset: Preset, max_states: Option<u64>) -> Vec<Formation> {
     match preset {
         Preset::CornerBig => endgame::corner_big_formations(max_states),
         p if p.uses_corner_tables() => endgame::corner_formations(max_states),
