@@ -629,7 +629,7 @@ fn screen<B: GameBoard>(session: &Session<B>, color: bool, size: (usize, usize))
 #[cfg(test)]
 mod tests {
     use engine::SolverSpec;
-    use engine::{Overrides, Preset};
+    use engine::{Overrides, Preset, Setting};
     use game_core::{Board, Grid, Rules};
 
     use super::*;
@@ -640,7 +640,7 @@ mod tests {
 
     fn session(board: &str) -> Session<Board> {
         let rules = Rules::default();
-        let depth = Overrides { depth: Some(1), ..Overrides::default() };
+        let depth = Overrides::default().with(Setting::Depth, 1);
         let player = PlayerSpec {
             kind: PlayerKind::Expectimax,
             solver: SolverSpec::new(Preset::Fast).with_overrides(depth),
@@ -969,18 +969,15 @@ mod tests {
     /// smallest corner set, in a folder of the test's own.
     #[test]
     fn t_builds_the_corner_tables_and_the_next_game_hints_with_corner() {
-        use cli_common::args::SearchSettings;
+        use cli_common::args::{SearchSettings, SettingOptions};
         let dir = std::env::temp_dir().join(format!("cli-play-tables-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let settings = SearchSettings {
             preset: None,
-            depth: Some(1),
-            time_ms: None,
-            threads: Some(1),
-            prob_cutoff: None,
-            depth_bonus: None,
+            overrides: SettingOptions(
+                Overrides::default().with(Setting::Depth, 1).with(Setting::Threads, 1),
+            ),
             weights: None,
-            heuristic: None,
             endgame: false,
             tables: Some(dir.clone()),
             tables_max_states: Some(2_000_000),
@@ -991,7 +988,7 @@ mod tests {
         let player = PlayerSpec {
             kind: PlayerKind::Expectimax,
             solver: SolverSpec::new(Preset::Fast)
-                .with_overrides(Overrides { depth: Some(1), ..Overrides::default() }),
+                .with_overrides(Overrides::default().with(Setting::Depth, 1)),
         };
         let mut s =
             Session::new(Game::new(Rules::default(), 1), player).with_default(choice, &search);

@@ -293,7 +293,7 @@ fn options_that_do_not_apply_are_refused() {
     );
     assert_eq!(
         err,
-        "error: --weights applies to the ntuple presets only, not to --preset heuristic, which \
+        "error: --weights applies to the learned presets only, not to --preset heuristic, which \
          uses no network: choose --preset ntuple or --preset ntuple-deep (see --help)\n"
     );
     let err = error_of(
@@ -304,7 +304,7 @@ fn options_that_do_not_apply_are_refused() {
     );
     assert_eq!(
         err,
-        "error: --heuristic applies to the ntuple presets only, not to --preset heuristic, which \
+        "error: --heuristic applies to the learned presets only, not to --preset heuristic, which \
          uses no network: choose --preset ntuple or --preset ntuple-deep (see --help)\n"
     );
     error_of(

@@ -7,8 +7,8 @@ use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
 use clap::parser::ValueSource;
-use clap::{ArgMatches, Args, ValueEnum};
-use engine::{MAX_DEPTH, Overrides, Preset, Setting, SolverSpec, Spelling};
+use clap::{Arg, ArgMatches, Args, FromArgMatches, ValueEnum};
+use engine::{Given, Overrides, Preset, Setting, SolverSpec, Spelling, Value};
 
 /// Who plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -44,31 +44,10 @@ pub struct SearchSettings {
     /// a records file means the same everywhere.
     #[arg(long)]
     pub preset: Option<Preset>,
-    /// Search this many chance layers deep, between 1 and 12, always
-    /// (overrides the preset).
-    #[arg(long, value_name = "N", value_parser = parse_depth)]
-    pub depth: Option<u32>,
-    /// Deepen one layer at a time within this budget per move.
-    #[arg(long, value_name = "MS", value_parser = parse_time_ms)]
-    pub time_ms: Option<u64>,
-    /// Search threads, between 1 and 256 (default: the preset's).
-    ///
-    /// More than the machine's cores only slows the search.
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
-    pub threads: Option<u64>,
-    /// Leave chance branches less likely than P unsearched, between 0 and 1.
-    ///
-    /// Such a branch is scored by the evaluator instead of searched
-    /// (overrides the preset's; not for the tutorial preset).
-    #[arg(long, value_name = "P", value_parser = parse_probability)]
-    pub prob_cutoff: Option<f32>,
-    /// Search N layers deeper than the adaptive depth, between -12 and 12.
-    ///
-    /// A negative N searches shallower (overrides the preset's bonus; for
-    /// the fast, heuristic, heuristic-max and ntuple-deep presets, without
-    /// --depth).
-    #[arg(long, value_name = "N", value_parser = parse_depth_bonus)]
-    pub depth_bonus: Option<i32>,
+    /// The search settings over the preset's: an option each, read from
+    /// the engine's list of them ([`engine::Setting`]).
+    #[command(flatten)]
+    pub overrides: SettingOptions,
     /// The network of the ntuple presets (default: the shipped weights).
     ///
     /// The shipped weights are the file $N2048_WEIGHTS names, else
@@ -76,12 +55,6 @@ pub struct SearchSettings {
     /// cli-ascii-2048, or in the source checkout it was built from.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
-    /// The weight of the heuristic added to the network's values, 0 or more.
-    ///
-    /// 0 searches with the network alone (ntuple presets only; default:
-    /// the preset's, 0).
-    #[arg(long, value_name = "W", value_parser = parse_heuristic)]
-    pub heuristic: Option<f32>,
     /// Play the endgame tables' move on late-game chains of large tiles.
     ///
     /// Wherever a chain has a table (4x4, standard spawn odds); the search
@@ -114,22 +87,89 @@ impl SearchSettings {
     /// The solver these options ask for on `size` x `size` boards, without
     /// endgame tables.
     pub fn solver_spec(&self, size: usize) -> SolverSpec {
-        let overrides = Overrides {
-            depth: self.depth,
-            time_ms: self.time_ms,
-            threads: self.threads.map(|t| usize::try_from(t).unwrap_or(usize::MAX)),
-            prob_cutoff: self.prob_cutoff,
-            depth_bonus: self.depth_bonus,
-            heuristic: self.heuristic,
-        };
         SolverSpec::new(self.preset(size))
-            .with_overrides(overrides)
+            .with_overrides(self.overrides.0)
             .with_weights(self.weights.clone())
     }
 
     /// The preset named, or the engine's default for `size` x `size` boards.
     pub fn preset(&self, size: usize) -> Preset {
         self.preset.unwrap_or_else(|| engine::default_preset(size))
+    }
+}
+
+/// The search settings as options: `--depth`, `--time-ms` and every other
+/// [`Setting`], each with its range, help and parser from the engine, so
+/// that a setting added there is an option here with no line written.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SettingOptions(pub Overrides);
+
+impl SettingOptions {
+    /// Whether `setting` was given.
+    pub fn given(&self, setting: Setting) -> bool {
+        self.0.get(setting).is_some()
+    }
+}
+
+impl FromArgMatches for SettingOptions {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut overrides = Overrides::default();
+        for setting in Setting::ALL {
+            if let Some(value) = matches.try_get_one::<Value>(setting.name()).ok().flatten() {
+                overrides = overrides.try_with(setting, *value).map_err(|err| {
+                    clap::Error::raw(clap::error::ErrorKind::ValueValidation, err.to_string())
+                })?;
+            }
+        }
+        if let Some(threads) = overrides.threads() {
+            warn_past_the_cores(threads);
+        }
+        Ok(SettingOptions(overrides))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = SettingOptions::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for SettingOptions {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        Setting::ALL.into_iter().fold(cmd, |cmd, setting| {
+            let details = setting.details();
+            let help = setting.help();
+            let long_help = if details.is_empty() {
+                format!("{help}.")
+            } else {
+                format!("{help}.\n\n{details}")
+            };
+            cmd.arg(
+                Arg::new(setting.name())
+                    .long(&setting.option()[2..])
+                    .value_name(setting.value_name())
+                    .help(help)
+                    .long_help(long_help)
+                    .value_parser(move |text: &str| setting.parse(text)),
+            )
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        SettingOptions::augment_args(cmd)
+    }
+}
+
+/// A warning on stderr when `threads` is more than the machine's cores:
+/// the search runs, slower.
+fn warn_past_the_cores(threads: usize) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if threads > cores {
+        // Best effort, like any warning: a failing stderr must not stop the run.
+        let _ = writeln!(
+            io::stderr().lock(),
+            "warning: --threads {threads} is more than this machine's {cores} core(s): \
+             the extra threads only slow the search"
+        );
     }
 }
 
@@ -170,9 +210,9 @@ pub fn unused_search_option(
     if player == Some(PlayerKind::Random) {
         let search_options = [
             ("--preset", preset_given),
-            ("--depth", settings.depth.is_some()),
-            ("--time-ms", settings.time_ms.is_some()),
-            ("--threads", settings.threads.is_some()),
+            ("--depth", settings.overrides.given(Setting::Depth)),
+            ("--time-ms", settings.overrides.given(Setting::TimeMs)),
+            ("--threads", settings.overrides.given(Setting::Threads)),
             ("--weights", settings.weights.is_some()),
             ("--endgame", settings.endgame),
         ];
@@ -233,8 +273,11 @@ pub fn negative_numbers_are_values(cmd: clap::Command) -> clap::Command {
 pub struct Options;
 
 impl Spelling for Options {
-    fn setting(&self, setting: Setting) -> String {
-        format!("--{}", setting.name().replace('_', "-"))
+    fn setting(&self, given: Given) -> String {
+        match given {
+            Given::Setting(setting) => setting.option().to_owned(),
+            Given::Weights => "--weights".to_owned(),
+        }
     }
 
     fn preset(&self, preset: Preset) -> String {
@@ -246,50 +289,11 @@ impl Spelling for Options {
 // so the options parse through these, which name the range in the option's
 // terms (a `-1` reaches them: see `command`).
 
-/// The most search threads: the solver's bound.
-const MAX_THREADS: u64 = engine::MAX_THREADS as u64;
-
 /// A whole number in `range`; `unit` (e.g. " ms") follows the bounds in the
-/// messages.
+/// messages (the engine's parser, which its settings use too).
 pub fn whole_number(text: &str, range: RangeInclusive<u64>, unit: &str) -> Result<u64, String> {
-    let (min, max) = (*range.start(), *range.end());
-    let accepted = if max == u64::MAX && min > 0 {
-        format!("at least {min}{unit}")
-    } else {
-        format!("between {min} and {max}{unit}")
-    };
-    let digits = text.strip_prefix('-').unwrap_or(text);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("expected a whole number, {accepted}"));
-    }
-    match text.parse::<u64>() {
-        Ok(n) if range.contains(&n) => Ok(n),
-        // Digits too many for any u64: "at least 1" would not say what is
-        // wrong.
-        Err(_) if digits.len() == text.len() => Err(format!("too large: at most {max}{unit}")),
-        // Below or above the range, or negative.
-        _ => Err(format!("must be {accepted}")),
-    }
-}
-
-/// A whole number in `range`, which may be below 0.
-pub fn signed_number(text: &str, range: RangeInclusive<i64>) -> Result<i64, String> {
-    let (min, max) = (*range.start(), *range.end());
-    match text.parse::<i64>() {
-        Ok(n) if range.contains(&n) => Ok(n),
-        Ok(_) => Err(format!("must be between {min} and {max}")),
-        Err(_) => Err(format!("expected a whole number, between {min} and {max}")),
-    }
-}
-
-/// Search layers, between 1 and the solver's bound.
-pub fn parse_depth(text: &str) -> Result<u32, String> {
-    whole_number(text, 1..=u64::from(MAX_DEPTH), "").map(|d| d as u32)
-}
-
-/// A depth bonus, between -12 and 12.
-pub fn parse_depth_bonus(text: &str) -> Result<i32, String> {
-    signed_number(text, -12..=12).map(|b| b as i32)
+    let (min, max) = (i128::from(*range.start()), i128::from(*range.end()));
+    engine::parse_whole(text, min, max, unit).map(|n| n as u64)
 }
 
 /// A board's rows and columns, as game-core plays them: a usage error
@@ -315,44 +319,6 @@ pub fn parse_games(text: &str) -> Result<u64, String> {
     whole_number(text, 1..=u64::MAX, "")
 }
 
-pub fn parse_time_ms(text: &str) -> Result<u64, String> {
-    whole_number(text, 1..=u64::MAX, " ms")
-}
-
-/// A probability, between 0 and 1.
-pub fn parse_probability(text: &str) -> Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
-        _ => Err("expected a probability, between 0 and 1".to_owned()),
-    }
-}
-
-/// The weight of the heuristic in a learned search: finite, 0 or more.
-pub fn parse_heuristic(text: &str) -> Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(w) if w.is_finite() && w >= 0.0 => Ok(w),
-        _ => Err("expected a weight, a number of 0 or more".to_owned()),
-    }
-}
-
-/// Search threads, with a warning on stderr above the machine's cores.
-///
-/// The warning is written here, while parsing, because every subcommand
-/// with --threads needs it and this is the one place they share.
-pub fn parse_threads(text: &str) -> Result<u64, String> {
-    let threads = whole_number(text, 1..=MAX_THREADS, "")?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if threads > cores as u64 {
-        // Best effort, like any warning: a failing stderr must not stop the run.
-        let _ = writeln!(
-            io::stderr().lock(),
-            "warning: --threads {threads} is more than this machine's {cores} core(s): \
-             the extra threads only slow the search"
-        );
-    }
-    Ok(threads)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,21 +336,12 @@ mod tests {
             parse_games("99999999999999999999"),
             Err("too large: at most 18446744073709551615".into())
         );
-        assert_eq!(parse_depth("13"), Err("must be between 1 and 12".into()));
-        assert_eq!(parse_depth_bonus("-13"), Err("must be between -12 and 12".into()));
-        assert_eq!(parse_depth_bonus("-12"), Ok(-12));
         assert_eq!(parse_size("9"), Err("must be between 2 and 8".into()));
         assert_eq!(
             parse_four_probability("1.5"),
             Err("expected a probability, between 0 and 1".into())
         );
-        assert_eq!(parse_time_ms("0"), Err("must be at least 1 ms".into()));
-        assert_eq!(parse_time_ms("1.5"), Err("expected a whole number, at least 1 ms".into()));
         assert_eq!(parse_games("-"), Err("expected a whole number, at least 1".into()));
         assert_eq!(parse_games("+3"), Err("expected a whole number, at least 1".into()));
-        assert_eq!(parse_threads("257"), Err("must be between 1 and 256".into()));
-        assert_eq!(parse_threads("1"), Ok(1));
-        assert_eq!(parse_probability("2e-4"), Ok(2e-4));
-        assert!(parse_probability("1.5").is_err() && parse_probability("x").is_err());
     }
 }

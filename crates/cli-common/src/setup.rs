@@ -309,19 +309,23 @@ mod tests {
     use engine::Preset;
 
     use super::*;
+    use crate::args::SettingOptions;
+    use engine::{Overrides, Setting};
 
     fn search(depth: Option<u32>, time_ms: Option<u64>) -> SearchArgs {
+        let mut overrides = Overrides::default().with(Setting::Threads, 1);
+        if let Some(depth) = depth {
+            overrides = overrides.with(Setting::Depth, depth);
+        }
+        if let Some(ms) = time_ms {
+            overrides = overrides.with(Setting::TimeMs, ms);
+        }
         SearchArgs {
             player: PlayerKind::Expectimax,
             settings: SearchSettings {
                 preset: None,
-                depth,
-                time_ms,
-                threads: Some(1),
-                prob_cutoff: None,
-                depth_bonus: None,
+                overrides: SettingOptions(overrides),
                 weights: None,
-                heuristic: None,
                 endgame: false,
                 tables: None,
                 tables_max_states: None,

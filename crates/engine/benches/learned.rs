@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use engine::{Overrides, SolverSpec};
+use engine::{Overrides, Setting, SolverSpec};
 use game_core::{Board, Rules};
 use solver_expectimax::Preset;
 
@@ -33,7 +33,7 @@ fn decide(c: &mut Criterion) {
             for threads in [1, 2] {
                 let solver = spec
                     .clone()
-                    .with_overrides(Overrides { threads: Some(threads), ..Overrides::default() })
+                    .with_overrides(Overrides::default().with(Setting::Threads, threads))
                     .with_table_cap(64 << 20)
                     .build(4)
                     .expect("the shipped weights");

@@ -1,11 +1,12 @@
 //! The front door of the 2048 libraries: what every frontend (the terminal
 //! game, the web server, the Python package) needs from them, written once.
 //!
-//! - [`SolverSpec`]: a preset, the settings given over it ([`Overrides`]),
-//!   the learned network's weights file and the endgame tables, checked
-//!   together ([`SolverSpec::validate`]) and turned into a
-//!   [`Solver`] ([`SolverSpec::build`]). A
-//!   frontend names the settings its own way ([`Spelling`]).
+//! - [`SolverSpec`]: a preset, the settings given over it ([`Overrides`],
+//!   each [`Setting`] declared once, with its range, help and rule), the
+//!   learned network's weights file and the endgame tables, checked
+//!   together ([`SolverSpec::validate`]) and turned into a [`Solver`]
+//!   ([`SolverSpec::build`]). A frontend names the settings its own way
+//!   ([`Spelling`]).
 //! - [`Session`]: a game played by a person, with a bounded undo history;
 //!   each move says whether it made the game's first 2048.
 //! - [`network`] and [`weights_path`]: the learned network, shared by path
@@ -28,11 +29,11 @@
 //!   test checks it); the lab may use those libraries themselves.
 //!
 //! ```
-//! use engine::{Overrides, Preset, SolverSpec};
+//! use engine::{Overrides, Preset, Setting, SolverSpec};
 //! use game_core::{Board, Rules};
 //!
-//! let spec = SolverSpec::new(Preset::Fast)
-//!     .with_overrides(Overrides { depth: Some(2), threads: Some(1), ..Overrides::default() });
+//! let settings = Overrides::default().with(Setting::Depth, 2).with(Setting::Threads, 1);
+//! let spec = SolverSpec::new(Preset::Fast).with_overrides(settings);
 //! let solver = spec.build(4)?;
 //! let board: Board = "2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4".parse()?;
 //! let decision = solver.decide(&board, &Rules::default())?;
@@ -55,8 +56,9 @@ pub use network::{network, weights_path};
 pub use seed::clock_seed;
 pub use session::{NothingToUndo, Played, Session, WIN_TILE};
 pub use spec::{
-    DEFAULT_PRESET, DefaultChoice, Overrides, Reason, Setting, SolverSpec, SpecError, Spelling,
-    TablesBuildCost, Why, build_time, default_preset, rules_line, same_settings, strongest_preset,
+    BadValue, DEFAULT_PRESET, DefaultChoice, Given, Kind, Overrides, Reason, Setting, SolverSpec,
+    SpecError, Spelling, TablesBuildCost, Value, Why, build_time, default_preset, parse_whole,
+    rules_line, same_settings, strongest_preset,
 };
 pub use tables::{PresetTablesError, formations_for, open_preset_tables, open_tables, tables_dir};
 pub use values::Values;

@@ -15,7 +15,7 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 use cli_common::setup;
-use engine::{Overrides, SolverSpec};
+use engine::{Overrides, Setting, SolverSpec};
 use game_core::{Board, Direction, Game, Rules};
 use solver_expectimax::{Depth, Preset, Solver};
 
@@ -76,7 +76,7 @@ pub(crate) fn run(args: &AgreementArgs) -> anyhow::Result<()> {
 /// the baseline or the reference when its preset needs tables of its own.
 fn specs(args: &AgreementArgs) -> anyhow::Result<[(String, SolverSpec); 3]> {
     let one_thread = |spec: SolverSpec, overrides: Overrides| {
-        spec.with_overrides(Overrides { threads: Some(1), ..overrides })
+        spec.with_overrides(overrides.with(Setting::Threads, 1))
     };
     let tables = setup::endgame_of(&args.settings, 4, &Rules::default())?;
     let with_own = |spec: SolverSpec| {
@@ -93,7 +93,7 @@ fn specs(args: &AgreementArgs) -> anyhow::Result<[(String, SolverSpec); 3]> {
             args.reference
         );
     }
-    let bonus = Overrides { depth_bonus: Some(args.reference_bonus), ..Overrides::default() };
+    let bonus = Overrides::default().with(Setting::DepthBonus, args.reference_bonus);
     let reference = with_own(one_thread(SolverSpec::new(args.reference), bonus));
     Ok([
         (format!("{} (depth bonus {})", args.reference, args.reference_bonus), reference),
@@ -105,17 +105,11 @@ fn specs(args: &AgreementArgs) -> anyhow::Result<[(String, SolverSpec); 3]> {
 /// The setting as the options gave it, e.g. `default, --depth-bonus 1`.
 fn setting_name(settings: &cli_common::args::SearchSettings) -> String {
     let mut name = settings.preset(4).to_string();
-    let overrides = [
-        ("--depth", settings.depth.map(|d| d.to_string())),
-        ("--time-ms", settings.time_ms.map(|t| t.to_string())),
-        ("--prob-cutoff", settings.prob_cutoff.map(|p| p.to_string())),
-        ("--depth-bonus", settings.depth_bonus.map(|b| b.to_string())),
-        ("--weights", settings.weights.as_ref().map(|w| w.display().to_string())),
-    ];
-    for (flag, value) in overrides {
-        if let Some(value) = value {
-            let _ = write!(name, ", {flag} {value}");
-        }
+    for (setting, value) in settings.overrides.0.given() {
+        let _ = write!(name, ", {} {value}", setting.option());
+    }
+    if let Some(weights) = &settings.weights {
+        let _ = write!(name, ", --weights {}", weights.display());
     }
     name
 }

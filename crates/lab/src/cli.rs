@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use cli_common::args::{
-    RulesArgs, SearchArgs, SearchSettings, given, negative_numbers_are_values, parse_depth_bonus,
-    parse_games, parse_seed, seeds_past_the_last, unused_search_option, whole_number,
+    RulesArgs, SearchArgs, SearchSettings, given, negative_numbers_are_values, parse_games,
+    parse_seed, seeds_past_the_last, unused_search_option, whole_number,
 };
-use engine::Preset;
+use engine::{Preset, Setting};
 
 // The examples run from a clone, where `lab` is not on the PATH.
 const EXAMPLES: &str = "\
@@ -406,7 +406,7 @@ pub(crate) struct AgreementArgs {
         long,
         value_name = "N",
         default_value_t = 2,
-        value_parser = parse_depth_bonus
+        value_parser = parse_reference_bonus
     )]
     pub(crate) reference_bonus: i32,
     /// Positions come from this many games of the fast preset.
@@ -567,6 +567,12 @@ fn parse_stages(text: &str) -> Result<u64, String> {
 
 /// Parses the command line, then refuses options that the command would
 /// silently ignore (a usage error, like clap's own, so exit code 2).
+/// The reference's depth bonus, in the depth bonus's range.
+fn parse_reference_bonus(text: &str) -> Result<i32, String> {
+    let bonus = Setting::DepthBonus.parse(text)?;
+    Ok(bonus.whole().map_or(0, |b| b as i32))
+}
+
 pub(crate) fn parse() -> Result<Cli, clap::Error> {
     let matches = command().try_get_matches()?;
     let cli = Cli::from_arg_matches(&matches)?;
@@ -579,7 +585,7 @@ pub(crate) fn parse() -> Result<Cli, clap::Error> {
         Command::Compare(a) => seeds_past_the_last(a.seed_start, a.games),
         Command::Tune(a) => seeds_past_the_last(a.seed_start, a.games)
             .or_else(|| unused_search_option(None, &a.settings, given(leaf, "preset"))),
-        Command::Agreement(a) if a.settings.threads.is_some() => Some(
+        Command::Agreement(a) if a.settings.overrides.given(Setting::Threads) => Some(
             "--threads does not apply to agreement: every setting decides on one thread, so \
              that its work counts are exact"
                 .to_owned(),

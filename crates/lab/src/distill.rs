@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use cli_common::setup;
-use engine::{Overrides, SolverSpec};
+use engine::{Overrides, Setting, SolverSpec};
 use game_core::{Board, Game, Rules};
 use solver_expectimax::endgame::{self, Endgame, Formation};
 use solver_expectimax::{Choice, ExpectimaxPlayer, Player, Preset, SearchThreads};
@@ -36,7 +36,7 @@ fn compact_tables(path: &Path) -> anyhow::Result<Arc<Endgame>> {
 /// A one-thread corner player on `tables`.
 fn corner_player(tables: &Arc<Endgame>) -> anyhow::Result<ExpectimaxPlayer> {
     let spec = SolverSpec::new(Preset::Corner)
-        .with_overrides(Overrides { threads: Some(1), ..Overrides::default() })
+        .with_overrides(Overrides::default().with(Setting::Threads, 1))
         .with_endgame(Some(Arc::clone(tables)));
     Ok(ExpectimaxPlayer::with_solver(spec.build(4).map_err(|e| setup::spec_error(&e))?))
 }

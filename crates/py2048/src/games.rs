@@ -8,18 +8,19 @@
 
 use std::path::PathBuf;
 
-use engine::{ExpectimaxPlayer, Overrides, Preset, SolverSpec};
+use engine::{ExpectimaxPlayer, Preset, SolverSpec};
 use game_core::{AnyBoard, Game, GameBoard, Rules, RulesBuilder};
 use pyo3::exceptions::{
     PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
 };
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use records::Record;
 use records::log::{Existing, Log, OpenError};
 use records::paired::{Comparison, Reach, Scores, Sprt, Verdict, pairs};
 use records::summary::Summary;
 
-use crate::search::{EndgameTables, SolverParts, spec_error};
+use crate::search::{EndgameTables, SolverParts, overrides_of, spec_error};
 use crate::value_error;
 
 /// A record as Python sees it: seed, score, max tile, moves, milliseconds,
@@ -66,19 +67,13 @@ pub(crate) struct GamePlayer {
 #[pymethods]
 impl GamePlayer {
     #[new]
-    #[pyo3(signature = (preset, time_ms=None, depth=None, threads=None, weights=None, endgame=None, prob_cutoff=None, depth_bonus=None, heuristic=None, size=4, four_probability=0.1))]
-    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
+    #[pyo3(signature = (preset, weights=None, endgame=None, settings=None, size=4, four_probability=0.1))]
     fn new(
         py: Python<'_>,
         preset: &str,
-        time_ms: Option<u64>,
-        depth: Option<u32>,
-        threads: Option<usize>,
         weights: Option<PathBuf>,
         endgame: Option<PyRef<'_, EndgameTables>>,
-        prob_cutoff: Option<f32>,
-        depth_bonus: Option<i32>,
-        heuristic: Option<f32>,
+        settings: Option<&Bound<'_, PyDict>>,
         size: usize,
         four_probability: f64,
     ) -> PyResult<GamePlayer> {
@@ -90,7 +85,7 @@ impl GamePlayer {
         if endgame.is_some() {
             SolverSpec::check_endgame_rules(size, &rules).map_err(|e| spec_error(&e))?;
         }
-        let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
+        let overrides = overrides_of(settings)?;
         let (parts, _) =
             SolverParts::new(py, size, preset, &overrides, weights, endgame.as_deref())?;
         Ok(GamePlayer { parts, size, rules })
@@ -152,19 +147,14 @@ fn weights_checksum(path: PathBuf) -> u64 {
 /// names them in a records file's first line (the engine writes both), so
 /// that a file one of them wrote resumes in the other.
 #[pyfunction]
-#[pyo3(signature = (preset, time_ms=None, depth=None, threads=None, weights=None, endgame=false, tables_max_states=None, prob_cutoff=None, depth_bonus=None, heuristic=None, size=4, four_probability=0.1, max_moves=None))]
+#[pyo3(signature = (preset, weights=None, endgame=false, tables_max_states=None, settings=None, size=4, four_probability=0.1, max_moves=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 fn settings_line(
     preset: &str,
-    time_ms: Option<u64>,
-    depth: Option<u32>,
-    threads: Option<usize>,
     weights: Option<PathBuf>,
     endgame: bool,
     tables_max_states: Option<u64>,
-    prob_cutoff: Option<f32>,
-    depth_bonus: Option<i32>,
-    heuristic: Option<f32>,
+    settings: Option<&Bound<'_, PyDict>>,
     size: usize,
     four_probability: f64,
     max_moves: Option<u64>,
@@ -174,7 +164,7 @@ fn settings_line(
         .build()
         .map_err(value_error)?;
     AnyBoard::empty(size).map_err(value_error)?;
-    let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
+    let overrides = overrides_of(settings)?;
     let spec = SolverSpec::new(preset).with_overrides(overrides).with_weights(weights);
     let plays_tables = endgame || spec.needs_tables();
     let tables =

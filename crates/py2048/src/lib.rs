@@ -71,6 +71,8 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::uses_corner_tables, m)?)?;
     m.add_function(wrap_pyfunction!(search::preset_name, m)?)?;
     m.add_function(wrap_pyfunction!(search::default_preset, m)?)?;
+    m.add_function(wrap_pyfunction!(search::settings, m)?)?;
+    m.add_function(wrap_pyfunction!(search::setting_options, m)?)?;
     batch::register(m)?;
     games::register(m)?;
     Ok(())

@@ -6,11 +6,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use engine::endgame::{Check, Endgame, OpenEvent};
-use engine::{Overrides, Preset, PresetTablesError, Setting, SolverSpec, SpecError, Spelling};
+use engine::{
+    BadValue, Given, Kind, Overrides, Preset, PresetTablesError, Setting, SolverSpec, SpecError,
+    Spelling, Value,
+};
 use game_core::{Board, GameBoard, RulesBuilder};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
-use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat};
 
 use crate::batch::grid_of;
 use crate::{gym_action, value_error};
@@ -135,13 +139,82 @@ impl EndgameTables {
 struct Keywords;
 
 impl Spelling for Keywords {
-    fn setting(&self, setting: Setting) -> String {
-        format!("{}=", setting.name())
+    fn setting(&self, given: Given) -> String {
+        format!("{}=", given.name())
     }
 
     fn preset(&self, preset: Preset) -> String {
         format!("the {preset} preset")
     }
+}
+
+/// The search settings of Python's keywords: each name one of the
+/// engine's [`Setting`]s (else a `TypeError`, as for any unknown keyword),
+/// `None` for the preset's, an `int` for a whole setting and an `int` or
+/// `float` for a real one (else a `TypeError`), in the setting's range
+/// (else a `ValueError`).
+pub(crate) fn overrides_of(settings: Option<&Bound<'_, PyDict>>) -> PyResult<Overrides> {
+    let mut overrides = Overrides::default();
+    let Some(settings) = settings else { return Ok(overrides) };
+    for (key, value) in settings.iter() {
+        let name: String = key.extract()?;
+        let setting = Setting::from_name(&name).ok_or_else(|| {
+            let known: Vec<&str> = Setting::ALL.iter().map(|s| s.name()).collect();
+            PyTypeError::new_err(format!(
+                "unexpected keyword argument '{name}': the search settings are {}",
+                known.join(", ")
+            ))
+        })?;
+        if value.is_none() {
+            continue;
+        }
+        let type_name = || value.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        let whole = matches!(setting.kind(), Kind::Whole { .. });
+        let wrong = |what: &str| {
+            PyTypeError::new_err(format!("{name} must be {what}, got {}", type_name()))
+        };
+        if value.is_instance_of::<PyBool>() {
+            return Err(wrong(if whole { "an int" } else { "a number" }));
+        }
+        let given = if whole {
+            if value.is_instance_of::<PyFloat>() {
+                return Err(wrong("an int"));
+            }
+            // Past an i128 is past every whole setting's range.
+            let n: i128 = value.extract().map_err(|err: PyErr| {
+                if err.is_instance_of::<pyo3::exceptions::PyOverflowError>(value.py()) {
+                    PyValueError::new_err(format!("{}, got {value}", BadValue::new(setting)))
+                } else {
+                    wrong("an int")
+                }
+            })?;
+            Value::Whole(n)
+        } else {
+            let x: f64 = value.extract().map_err(|_| wrong("a number"))?;
+            Value::Real(x as f32)
+        };
+        overrides = overrides
+            .try_with(setting, given)
+            .map_err(|err| PyValueError::new_err(format!("{err}, got {value}")))?;
+    }
+    Ok(overrides)
+}
+
+/// Each search setting's name and what it does, for Python's help.
+#[pyfunction]
+pub(crate) fn settings() -> Vec<(&'static str, String)> {
+    Setting::ALL.iter().map(|s| (s.name(), s.help())).collect()
+}
+
+/// The options of `lab tournament` that give `settings` (`--depth 2
+/// --prob-cutoff 0.00002`), their values as the engine reads them.
+#[pyfunction]
+#[pyo3(signature = (settings=None))]
+pub(crate) fn setting_options(settings: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+    let overrides = overrides_of(settings)?;
+    let options: Vec<String> =
+        overrides.given().map(|(s, v)| format!("{} {v}", s.option())).collect();
+    Ok(options.join(" "))
 }
 
 /// `err` as a Python `ValueError`, in Python's words.
@@ -214,22 +287,16 @@ impl SolverParts {
 #[pymethods]
 impl Solver {
     #[new]
-    #[pyo3(signature = (preset, time_ms=None, depth=None, threads=None, weights=None, endgame=None, prob_cutoff=None, depth_bonus=None, heuristic=None))]
-    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
+    #[pyo3(signature = (preset, weights=None, endgame=None, settings=None))]
     fn new(
         py: Python<'_>,
         preset: &str,
-        time_ms: Option<u64>,
-        depth: Option<u32>,
-        threads: Option<usize>,
         weights: Option<PathBuf>,
         endgame: Option<PyRef<'_, EndgameTables>>,
-        prob_cutoff: Option<f32>,
-        depth_bonus: Option<i32>,
-        heuristic: Option<f32>,
+        settings: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Solver> {
         let preset: Preset = preset.parse().map_err(value_error)?;
-        let overrides = Overrides { time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic };
+        let overrides = overrides_of(settings)?;
         let (_, solver) = SolverParts::new(py, 4, preset, &overrides, weights, endgame.as_deref())?;
         Ok(Solver { solver, learned: preset.is_learned() })
     }

@@ -426,6 +426,14 @@ def test_players_pickle_and_name_their_options():
     _need_weights()
     p = Player("ntuple", depth=2, heuristic=0.0, endgame=True, tables_max_states=1000)
     assert pickle.loads(pickle.dumps(p)) == p
+    assert p.depth == 2 and p.threads is None and p.heuristic == 0.0
+    assert p.with_settings(depth=None, threads=1).options() == (
+        "--preset ntuple --threads 1 --heuristic 0 --endgame --tables-max-states 1000"
+    )
+    with pytest.raises(TypeError, match="unexpected keyword argument 'depht'"):
+        Player("fast", depht=2)
+    with pytest.raises(AttributeError):
+        p.depht
     assert p.options() == "--preset ntuple --depth 2 --heuristic 0 --endgame --tables-max-states 1000"
     shipped = os.path.realpath(py2048.SHIPPED_WEIGHTS)
     checksum = _native.weights_checksum(shipped)

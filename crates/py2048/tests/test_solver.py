@@ -68,7 +68,7 @@ def test_a_solver_is_reused():
         (lambda: py2048.decide("2 x/0 0", preset="fast"), ValueError, "cannot read"),
         (lambda: py2048.decide(np.zeros((2, 3), dtype=int), preset="fast"), ValueError, "shape"),
         (lambda: py2048.decide(BOARD, preset="fast", time_ms=0), ValueError, "time_ms"),
-        (lambda: py2048.Solver("fast", weights="w.n2048"), ValueError, "ntuple presets only"),
+        (lambda: py2048.Solver("fast", weights="w.n2048"), ValueError, "learned presets only"),
         (lambda: py2048.Solver("ntuple", weights="/nonexistent/w.n2048"), FileNotFoundError, "does not exist"),
         (lambda: py2048.Network("/nonexistent/w.n2048"), FileNotFoundError, "/nonexistent/w.n2048"),
     ],
@@ -233,3 +233,31 @@ def test_a_solver_takes_the_presets_other_settings():
         py2048.Solver("tutorial", prob_cutoff=0.1)
     with pytest.raises(ValueError, match="prob_cutoff"):
         py2048.Solver("fast", prob_cutoff=2.0)
+
+
+def test_settings_are_the_engines_by_name():
+    # Every setting the engine declares is a keyword, with its help.
+    assert {"depth", "time_ms", "threads", "prob_cutoff", "depth_bonus", "heuristic"} <= set(
+        py2048.SETTINGS
+    )
+    assert "between -12 and 12" in py2048.SETTINGS["depth_bonus"]
+    board = "2 2 4 8/0 0 0 0/0 0 0 0/0 0 0 0"
+    assert py2048.decide(board, "fast", depth=2, threads=1).depth == 2
+    # None keeps the preset's; an int is a real setting's value too.
+    assert py2048.Solver("fast", depth=None, prob_cutoff=0).decide(board).depth == 1
+    with pytest.raises(TypeError, match="unexpected keyword argument 'dept'"):
+        py2048.Solver("fast", dept=2)
+    with pytest.raises(TypeError, match="depth must be an int, got float"):
+        py2048.Solver("fast", depth=2.0)
+    with pytest.raises(TypeError, match="threads must be an int, got bool"):
+        py2048.Solver("fast", threads=True)
+    with pytest.raises(TypeError, match="prob_cutoff must be a number, got str"):
+        py2048.Solver("fast", prob_cutoff="0.1")
+    with pytest.raises(ValueError, match="depth_bonus must be a whole number between -12 and 12, got 13"):
+        py2048.Solver("fast", depth_bonus=13)
+    with pytest.raises(ValueError, match="time_ms must be a whole number at least 1 ms, got 0"):
+        py2048.Solver("fast", 0)
+    with pytest.raises(ValueError, match="time_ms .* got 18446744073709551616"):
+        py2048.Solver("fast", time_ms=2**64)
+    with pytest.raises(ValueError, match="heuristic must be a finite number of 0 or more, got nan"):
+        py2048.Solver("ntuple-deep", heuristic=float("nan"))

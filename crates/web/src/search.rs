@@ -12,7 +12,7 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use engine::endgame::{Check, Endgame};
 use engine::{
-    Decision, Overrides, Preset, SearchError, Solver, SolverSpec, SpecError, TablesBuild,
+    Decision, Overrides, Preset, SearchError, Setting, Solver, SolverSpec, SpecError, TablesBuild,
 };
 use game_core::{Board, Rules};
 use tokio::sync::{OnceCell, Semaphore};
@@ -124,6 +124,7 @@ impl Searcher {
     /// The solver `preset` is built from here: the server's network and
     /// tables, every search within the server's budget and table size.
     fn spec(&self, preset: Preset) -> SolverSpec {
+        // At least 1 ms, and a budget past i64::MAX ms is that many.
         let ms = u64::try_from(self.budget.as_millis()).unwrap_or(u64::MAX).max(1);
         // The server's tables for every preset (--endgame), else the
         // corner tables for the corner preset, once they are there.
@@ -132,7 +133,7 @@ impl Searcher {
             corner.flatten()
         });
         let spec = SolverSpec::new(preset)
-            .with_overrides(Overrides { time_ms: Some(ms), ..Overrides::default() })
+            .with_overrides(Overrides::default().with(Setting::TimeMs, ms))
             .with_endgame(endgame)
             .with_table_cap(self.table_bytes);
         // The server's weights file is the learned presets' only: the spec

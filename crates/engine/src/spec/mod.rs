@@ -1,11 +1,12 @@
 //! From what a user asked for to a solver: a preset, the settings given
-//! over it, the learned network and the endgame tables. The errors and
-//! their wording are in `error`, the records files' settings line in
-//! `settings_line`, the default presets and the tables they need in
-//! `defaults`.
+//! over it, the learned network and the endgame tables. The settings
+//! themselves are declared in `settings`, the errors and their wording
+//! are in `error`, the records files' settings line in `settings_line`,
+//! the default presets and the tables they need in `defaults`.
 
 mod defaults;
 mod error;
+mod settings;
 mod settings_line;
 
 use std::fmt;
@@ -21,28 +22,13 @@ pub use defaults::{
     DEFAULT_PRESET, DefaultChoice, TablesBuildCost, Why, build_time, default_preset,
     strongest_preset,
 };
-pub use error::{Reason, Setting, SpecError, Spelling};
+pub use error::SpecError;
+pub use settings::{
+    BadValue, Given, Kind, Overrides, Reason, Setting, Spelling, Value, parse_whole,
+};
 pub use settings_line::{rules_line, same_settings};
 
 use crate::network::NetworkEvaluator;
-
-/// The settings given over a preset's; `None` keeps the preset's.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Overrides {
-    /// A fixed depth in place of the preset's.
-    pub depth: Option<u32>,
-    /// A time budget per move, in milliseconds (at least 1).
-    pub time_ms: Option<u64>,
-    /// Search threads.
-    pub threads: Option<usize>,
-    /// The spawn probability cut-off (not for the tutorial's search).
-    pub prob_cutoff: Option<f32>,
-    /// The layers an adaptive depth adds or removes (presets of adaptive
-    /// depth, without `depth`).
-    pub depth_bonus: Option<i32>,
-    /// The heuristic's weight beside the network (learned presets).
-    pub heuristic: Option<f32>,
-}
 
 /// What a solver is made of: a preset, the settings given over it, the
 /// weights of a learned preset's network (`None`: the shipped file,
@@ -191,35 +177,21 @@ impl SolverSpec {
     /// The first setting given that the preset has no use for.
     ///
     /// # Errors
-    /// [`SpecError::NotApplicable`] or [`SpecError::ZeroTime`]; the values'
-    /// ranges are the solver's to check ([`SolverSpec::build`]).
+    /// [`SpecError::NotApplicable`]; the values' ranges are checked where
+    /// they are given ([`Overrides::try_with`]), what they make together
+    /// by the solver ([`SolverSpec::build`]).
     pub fn validate(&self) -> Result<(), SpecError> {
-        let o = &self.overrides;
         let preset = self.preset.config();
         let not = |setting, reason| {
             Err(SpecError::NotApplicable { setting, preset: self.preset, reason })
         };
-        if o.time_ms == Some(0) {
-            return Err(SpecError::ZeroTime);
-        }
-        if o.prob_cutoff.is_some() && preset.algorithm.prob_cutoff().is_none() {
-            return not(Setting::ProbCutoff, Reason::SearchesEverySpawn);
-        }
-        if o.depth_bonus.is_some() {
-            if o.depth.is_some() {
-                return not(Setting::DepthBonus, Reason::FixedDepth { given: true });
-            }
-            if matches!(preset.depth, Depth::Fixed(_) | Depth::AtLeast { .. }) {
-                return not(Setting::DepthBonus, Reason::FixedDepth { given: false });
+        for (setting, _) in self.overrides.given() {
+            if let Err(reason) = setting.applies(&preset, &self.overrides) {
+                return not(setting.into(), reason);
             }
         }
-        if !self.is_learned() {
-            if o.heuristic.is_some() {
-                return not(Setting::Heuristic, Reason::NoNetwork);
-            }
-            if self.weights.is_some() {
-                return not(Setting::Weights, Reason::NoNetwork);
-            }
+        if !self.is_learned() && self.weights.is_some() {
+            return not(Given::Weights, Reason::NoNetwork);
         }
         Ok(())
     }
@@ -234,35 +206,16 @@ impl SolverSpec {
         self.validate()?;
         let o = &self.overrides;
         let mut config = self.preset.config();
-        if let Some(depth) = o.depth {
-            config.depth = Depth::Fixed(depth);
-        }
-        if let Some(ms) = o.time_ms {
-            config.time_budget = Some(Duration::from_millis(ms));
-        }
-        if let Some(threads) = o.threads {
-            config.threads = threads;
-        }
-        if let (Some(p), Some(cutoff)) = (o.prob_cutoff, config.algorithm.prob_cutoff_mut()) {
-            *cutoff = p;
-        }
-        if let (Some(h), Algorithm::Learned { heuristic, .. }) =
-            (o.heuristic, &mut config.algorithm)
-        {
-            *heuristic = h;
-        }
-        if let (Some(b), Depth::Adaptive { bonus, .. } | Depth::Crowded { bonus, .. }) =
-            (o.depth_bonus, &mut config.depth)
-        {
-            *bonus = b;
+        for (setting, value) in o.given() {
+            setting.apply(value, &mut config);
         }
         if let Some(cap) = self.table_cap {
             config.table_bytes = config.table_bytes.min(cap);
         }
         if let Some(budget) = self.big_board_budget
             && size > 4
-            && o.depth.is_none()
-            && o.time_ms.is_none()
+            && o.depth().is_none()
+            && o.time_ms().is_none()
         {
             match config.algorithm {
                 Algorithm::Tutorial => config.depth = Depth::Fixed(1),
@@ -350,22 +303,23 @@ mod tests {
 
     #[test]
     fn settings_a_preset_has_no_use_for_are_refused() {
-        let cutoff = Overrides { prob_cutoff: Some(0.01), ..Overrides::default() };
-        let bonus = Overrides { depth_bonus: Some(1), ..Overrides::default() };
-        let fixed_bonus = Overrides { depth: Some(2), ..bonus };
-        let heuristic = Overrides { heuristic: Some(0.5), ..Overrides::default() };
+        let none = Overrides::default();
+        let cutoff = none.with(Setting::ProbCutoff, 0.01f32);
+        let bonus = none.with(Setting::DepthBonus, 1);
+        let fixed_bonus = bonus.with(Setting::Depth, 2);
+        let heuristic = none.with(Setting::Heuristic, 0.5f32);
         let cases = [
             (spec(Preset::Tutorial, cutoff), "prob_cutoff does not apply to the tutorial preset"),
             (spec(Preset::Fast, fixed_bonus), "depth_bonus does not apply with depth"),
             (spec(Preset::Ntuple, bonus), "depth_bonus does not apply to the ntuple preset"),
-            (spec(Preset::Heuristic, heuristic), "heuristic applies to the ntuple presets only"),
             (
-                SolverSpec::new(Preset::Fast).with_weights(Some("w.n2048".into())),
-                "weights applies to the ntuple presets only, not to the fast preset",
+                spec(Preset::Heuristic, heuristic),
+                "heuristic applies to the learned presets only, not to the heuristic preset, \
+                 which uses no network: choose the ntuple preset or the ntuple-deep preset",
             ),
             (
-                spec(Preset::Fast, Overrides { time_ms: Some(0), ..Overrides::default() }),
-                "time_ms must be at least 1",
+                SolverSpec::new(Preset::Fast).with_weights(Some("w.n2048".into())),
+                "weights applies to the learned presets only, not to the fast preset",
             ),
         ];
         for (spec, message) in cases {
@@ -373,22 +327,17 @@ mod tests {
             assert!(err.to_string().starts_with(message), "{err}");
             assert!(spec.build(4).is_err());
         }
-        assert!(
-            spec(Preset::Fast, Overrides { depth_bonus: Some(1), ..cutoff }).validate().is_ok()
-        );
+        assert!(spec(Preset::Fast, cutoff.with(Setting::DepthBonus, 1)).validate().is_ok());
         assert!(spec(Preset::NtupleDeep, heuristic).validate().is_ok());
     }
 
     #[test]
     fn overrides_replace_the_presets_settings() {
-        let o = Overrides {
-            depth: None,
-            time_ms: Some(40),
-            threads: Some(1),
-            prob_cutoff: Some(0.02),
-            depth_bonus: Some(-1),
-            heuristic: None,
-        };
+        let o = Overrides::default()
+            .with(Setting::TimeMs, 40)
+            .with(Setting::Threads, 1)
+            .with(Setting::ProbCutoff, 0.02f32)
+            .with(Setting::DepthBonus, -1);
         let config = spec(Preset::Heuristic, o).config(4).unwrap();
         assert_eq!(config.time_budget, Some(Duration::from_millis(40)));
         assert_eq!(config.threads, 1);
@@ -396,12 +345,10 @@ mod tests {
         assert!(
             matches!(config.algorithm, Algorithm::Expectimax { prob_cutoff, .. } if prob_cutoff == 0.02)
         );
-        let learned = spec(Preset::Ntuple, Overrides { heuristic: Some(0.0), ..o })
-            .with_overrides(Overrides {
-                heuristic: Some(0.0),
-                depth: Some(1),
-                ..Overrides::default()
-            })
+        let learned = spec(Preset::Ntuple, o)
+            .with_overrides(
+                Overrides::default().with(Setting::Heuristic, 0.0f32).with(Setting::Depth, 1),
+            )
             .config(4)
             .unwrap();
         assert_eq!(learned.depth, Depth::Fixed(1));
@@ -409,10 +356,9 @@ mod tests {
             matches!(learned.algorithm, Algorithm::Learned { heuristic, .. } if heuristic == 0.0)
         );
         // The learned preset of crowded depth takes a bonus too.
-        let deeper =
-            spec(Preset::NtupleDeep, Overrides { depth_bonus: Some(1), ..Overrides::default() })
-                .config(4)
-                .unwrap();
+        let deeper = spec(Preset::NtupleDeep, Overrides::default().with(Setting::DepthBonus, 1))
+            .config(4)
+            .unwrap();
         assert!(matches!(deeper.depth, Depth::Crowded { bonus: 1, .. }));
         // Nothing given: the preset as it is.
         assert_eq!(
@@ -445,9 +391,9 @@ mod tests {
         assert_eq!(big(Preset::Heuristic, none).depth, Preset::Heuristic.config().depth);
         assert_eq!(big(Preset::Tutorial, none).depth, Depth::Fixed(1));
         assert_eq!(big(Preset::Tutorial, none).time_budget, None);
-        let depth = Overrides { depth: Some(3), ..none };
+        let depth = none.with(Setting::Depth, 3);
         assert_eq!(big(Preset::Heuristic, depth).time_budget, None);
-        let timed = Overrides { time_ms: Some(40), ..none };
+        let timed = none.with(Setting::TimeMs, 40);
         assert_eq!(big(Preset::Fast, timed).time_budget, Some(Duration::from_millis(40)));
         let four = SolverSpec::new(Preset::Heuristic).with_big_board_budget(budget);
         assert_eq!(four.config(4).unwrap(), Preset::Heuristic.config());
@@ -460,7 +406,7 @@ mod tests {
     #[test]
     fn the_corner_preset_needs_its_own_tables_on_four_by_four() {
         let corner = SolverSpec::new(Preset::Corner)
-            .with_overrides(Overrides { depth: Some(1), ..Overrides::default() });
+            .with_overrides(Overrides::default().with(Setting::Depth, 1));
         assert!(corner.needs_tables() && corner.lacks_tables());
         assert!(matches!(corner.build(4), Err(SpecError::MissingTables(Preset::Corner))));
         assert!(corner.build(5).is_ok());
@@ -489,7 +435,7 @@ mod tests {
         let with = |formation: Formation| {
             let tables = Arc::new(Endgame::from_tables(vec![Table::build(formation, &|_| {})]));
             SolverSpec::new(Preset::Corner)
-                .with_overrides(Overrides { depth: Some(1), ..Overrides::default() })
+                .with_overrides(Overrides::default().with(Setting::Depth, 1))
                 .with_table_cap(1 << 20)
                 .with_endgame(Some(tables))
         };
@@ -525,14 +471,6 @@ mod tests {
     }
 
     #[test]
-    fn out_of_range_values_are_the_solvers_to_refuse() {
-        let o = Overrides { threads: Some(0), ..Overrides::default() };
-        assert!(matches!(spec(Preset::Fast, o).build(4), Err(SpecError::Config(_))));
-        let o = Overrides { depth: Some(99), ..Overrides::default() };
-        assert!(matches!(spec(Preset::Fast, o).build(4), Err(SpecError::Config(_))));
-    }
-
-    #[test]
     fn endgame_rules_are_checked() {
         assert!(SolverSpec::check_endgame_rules(4, &Rules::default()).is_ok());
         let err = SolverSpec::check_endgame_rules(5, &Rules::default()).unwrap_err();
@@ -545,14 +483,14 @@ mod tests {
     fn a_frontend_spells_settings_its_own_way() {
         struct Cli;
         impl Spelling for Cli {
-            fn setting(&self, s: Setting) -> String {
+            fn setting(&self, s: Given) -> String {
                 format!("--{}", s.name().replace('_', "-"))
             }
             fn preset(&self, p: Preset) -> String {
                 format!("--preset {p}")
             }
         }
-        let o = Overrides { depth_bonus: Some(1), ..Overrides::default() };
+        let o = Overrides::default().with(Setting::DepthBonus, 1);
         let err = spec(Preset::Tutorial, o).validate().unwrap_err();
         assert_eq!(
             err.message(&Cli),

@@ -21,19 +21,8 @@ impl SolverSpec {
     pub fn settings_line(&self, tables: Option<usize>) -> String {
         let o = &self.overrides;
         let mut line = format!("--preset {}", self.preset);
-        let threads = o.threads.filter(|_| o.time_ms.is_some());
-        let options = [
-            ("--depth", o.depth.map(|d| d.to_string())),
-            ("--time-ms", o.time_ms.map(|t| t.to_string())),
-            ("--threads", threads.map(|t| t.to_string())),
-            ("--prob-cutoff", o.prob_cutoff.map(|p| p.to_string())),
-            ("--depth-bonus", o.depth_bonus.map(|d| d.to_string())),
-            ("--heuristic", o.heuristic.map(|h| h.to_string())),
-        ];
-        for (name, value) in options {
-            if let Some(value) = value {
-                line.push_str(&format!(" {name} {value}"));
-            }
+        for (setting, value) in o.given().filter(|(s, _)| s.decides_games(o)) {
+            line.push_str(&format!(" {} {value}", setting.option()));
         }
         if self.is_learned() {
             let path = self.weights_path();
@@ -112,7 +101,7 @@ mod tests {
     use game_core::RulesBuilder;
 
     use super::*;
-    use crate::Overrides;
+    use crate::{Overrides, Setting};
 
     fn spec(preset: Preset, overrides: Overrides) -> SolverSpec {
         SolverSpec::new(preset).with_overrides(overrides)
@@ -120,18 +109,16 @@ mod tests {
 
     #[test]
     fn the_settings_line_names_what_decides_the_games() {
-        let o = Overrides {
-            depth: Some(2),
-            threads: Some(2),
-            prob_cutoff: Some(2e-5),
-            ..Overrides::default()
-        };
+        let o = Overrides::default()
+            .with(Setting::Depth, 2)
+            .with(Setting::Threads, 2)
+            .with(Setting::ProbCutoff, 2e-5f32);
         // Without a time budget, threads do not decide moves: not named.
         assert_eq!(
             spec(Preset::Heuristic, o).settings_line(None),
             "--preset heuristic --depth 2 --prob-cutoff 0.00002"
         );
-        let timed = Overrides { time_ms: Some(50), threads: Some(2), ..Overrides::default() };
+        let timed = Overrides::default().with(Setting::TimeMs, 50).with(Setting::Threads, 2);
         assert_eq!(
             spec(Preset::HeuristicMax, timed).settings_line(Some(7)),
             "--preset heuristic-max --time-ms 50 --threads 2 --endgame (7 tables)"

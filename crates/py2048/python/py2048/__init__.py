@@ -31,6 +31,7 @@ from py2048.env import MAX_EXPONENT, Env2048, TwentyFortyEightEnv
 from py2048.solver import (
     DEFAULT_PRESET,
     PRESETS,
+    SETTINGS,
     SHIPPED_WEIGHTS,
     Decision,
     EndgameTables,
@@ -49,6 +50,7 @@ __all__ = [
     "MAX_EXPONENT",
     "DEFAULT_PRESET",
     "PRESETS",
+    "SETTINGS",
     "SHIPPED_WEIGHTS",
     "Decision",
     "Env2048",

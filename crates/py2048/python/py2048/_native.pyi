@@ -7,6 +7,7 @@ gymnasium-2048's (0 up, 1 right, 2 down, 3 left) and a packed board is a
 """
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -112,18 +113,19 @@ class VecCore:
     def exponents(self) -> npt.NDArray[np.uint8]: ...
     def masks(self) -> npt.NDArray[np.int8]: ...
 
+# The search settings by name (src/search.rs, from the engine's list).
+_Settings = Mapping[str, int | float | None]
+
+def settings() -> list[tuple[str, str]]: ...
+def setting_options(settings: _Settings | None = None) -> str: ...
+
 class Solver:
     def __init__(
         self,
         preset: str,
-        time_ms: int | None = None,
-        depth: int | None = None,
-        threads: int | None = None,
         weights: str | os.PathLike[str] | None = None,
         endgame: EndgameTables | None = None,
-        prob_cutoff: float | None = None,
-        depth_bonus: int | None = None,
-        heuristic: float | None = None,
+        settings: _Settings | None = None,
     ) -> None: ...
     def decide(
         self, exponents: npt.NDArray[np.uint8], four_probability: float = 0.1
@@ -176,14 +178,9 @@ class GamePlayer:
     def __init__(
         self,
         preset: str,
-        time_ms: int | None = None,
-        depth: int | None = None,
-        threads: int | None = None,
         weights: str | os.PathLike[str] | None = None,
         endgame: EndgameTables | None = None,
-        prob_cutoff: float | None = None,
-        depth_bonus: int | None = None,
-        heuristic: float | None = None,
+        settings: _Settings | None = None,
         size: int = 4,
         four_probability: float = 0.1,
     ) -> None: ...
@@ -205,15 +202,10 @@ def check_endgame_rules(size: int, four_probability: float) -> None: ...
 def weights_checksum(path: str | os.PathLike[str]) -> int: ...
 def settings_line(
     preset: str,
-    time_ms: int | None = None,
-    depth: int | None = None,
-    threads: int | None = None,
     weights: str | os.PathLike[str] | None = None,
     endgame: bool = False,
     tables_max_states: int | None = None,
-    prob_cutoff: float | None = None,
-    depth_bonus: int | None = None,
-    heuristic: float | None = None,
+    settings: _Settings | None = None,
     size: int = 4,
     four_probability: float = 0.1,
     max_moves: int | None = None,

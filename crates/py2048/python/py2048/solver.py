@@ -19,12 +19,14 @@ from py2048.board import ACTION_NAMES, as_boards, as_exponents, pack, whole
 #: only slow a search down.
 MAX_THREADS: int = _native.MAX_THREADS
 
-#: The presets: ``tutorial``, ``fast``, ``heuristic``, ``heuristic-max`` (the
-#: heuristic search; ``default`` and ``max`` are their old names and still
-#: work), ``ntuple``, ``ntuple-deep`` (the learned network under a search;
-#: they need its weights file) and ``corner`` (the corner heuristic with its
-#: tables).
+#: The presets, as the engine lists them (``default`` and ``max``, the old
+#: names of ``heuristic`` and ``heuristic-max``, still work).
 PRESETS: tuple[str, ...] = tuple(_native.PRESETS)
+
+#: The search settings a :class:`Solver` takes over its preset's, by name,
+#: each with what it does: the engine's list, so that a setting added there
+#: is a keyword here.
+SETTINGS: dict[str, str] = dict(_native.settings())
 
 #: The preset played when none is named (on 4x4 boards; the heuristic on
 #: other sizes, which the learned network does not play).
@@ -128,19 +130,17 @@ class Solver:
     Args:
         preset: one of :data:`PRESETS` (default: :data:`DEFAULT_PRESET`).
         time_ms: a time budget per decision (the search deepens until it runs out).
-        depth: a fixed depth instead of the preset's.
-        threads: search threads, 1 to :data:`MAX_THREADS` (default: the
-            preset's; every core for ``heuristic``, ``heuristic-max`` and
-            ``ntuple-deep``); more than the machine's cores gives a
-            ``RuntimeWarning``.
         weights: the learned presets' weights file (default:
             :data:`SHIPPED_WEIGHTS`; ``FileNotFoundError`` if absent).
         endgame: :class:`EndgameTables` to play by on late-game chains (4x4
             boards, a 4 one spawn in ten); the search decides elsewhere.
-        prob_cutoff, depth_bonus, heuristic: the preset's other settings
-            (``cli-ascii``'s ``--prob-cutoff``, ``--depth-bonus`` and
-            ``--heuristic``); a ``ValueError`` where the preset has no such
-            setting.
+        settings: the search settings over the preset's, by name: any of
+            :data:`SETTINGS` (``depth=6``, ``threads=1``, ``prob_cutoff=1e-3``,
+            ``depth_bonus=1``, ...; ``cli-ascii``'s options of the same
+            names); ``None`` keeps the preset's. A ``TypeError`` for an
+            unknown name or a value of the wrong type, a ``ValueError`` for
+            one out of range or where the preset has no such setting. More
+            ``threads`` than the machine's cores gives a ``RuntimeWarning``.
 
     Note that ``heuristic`` allocates a 256 MB table and ``heuristic-max`` 1 GB.
     """
@@ -150,46 +150,29 @@ class Solver:
         preset: str | None = None,
         time_ms: int | None = None,
         *,
-        depth: int | None = None,
-        threads: int | None = None,
         weights: str | os.PathLike[str] | None = None,
         endgame: EndgameTables | None = None,
-        prob_cutoff: float | None = None,
-        depth_bonus: int | None = None,
-        heuristic: float | None = None,
+        **settings: int | float | None,
     ) -> None:
         if endgame is not None and not isinstance(endgame, EndgameTables):
             raise TypeError(f"endgame= takes py2048.EndgameTables, not {type(endgame).__name__}")
-        if time_ms is not None:
-            time_ms = whole(time_ms, "time_ms", minimum=1)
-        if depth is not None:
-            depth = whole(depth, "depth", minimum=1, maximum=2**32 - 1)
-        if threads is not None:
-            threads = whole(threads, "threads", minimum=1, maximum=MAX_THREADS)
-            cores = os.cpu_count() or 1
-            if threads > cores:
-                warnings.warn(
-                    f"threads={threads} is more than this machine's {cores} core(s):"
-                    " the extra threads only slow the search",
-                    RuntimeWarning,
-                    stacklevel=2,
-                )
+        settings = {"time_ms": time_ms, **settings}
+        threads = settings.get("threads")
         if preset is None:
             preset = DEFAULT_PRESET
         self.preset = preset
         if weights is None and _native.is_learned(preset):
             weights = shipped_weights()
-        if depth_bonus is not None:
-            depth_bonus = whole(depth_bonus, "depth_bonus", minimum=-12, maximum=12)
-        for name, value in (("prob_cutoff", prob_cutoff), ("heuristic", heuristic)):
-            if value is not None and not (isinstance(value, (int, float)) and value >= 0):
-                raise ValueError(f"{name} must be a number of 0 or more, got {value!r}")
-        if prob_cutoff is not None and prob_cutoff > 1:
-            raise ValueError(f"prob_cutoff must lie in 0 to 1, got {prob_cutoff}")
         tables = None if endgame is None else endgame._tables
-        self._solver = _native.Solver(
-            preset, time_ms, depth, threads, weights, tables, prob_cutoff, depth_bonus, heuristic
-        )
+        self._solver = _native.Solver(preset, weights, tables, settings)
+        cores = os.cpu_count() or 1
+        if isinstance(threads, int) and threads > cores:
+            warnings.warn(
+                f"threads={threads} is more than this machine's {cores} core(s):"
+                " the extra threads only slow the search",
+                RuntimeWarning,
+                stacklevel=2,
+            )
 
     def decide(self, board: Any, four_probability: float = 0.1) -> Decision:
         """The best action for ``board``: its text (``"2 0 0 2/..."``), a
@@ -206,13 +189,11 @@ class Solver:
 @functools.lru_cache(maxsize=4)
 def _solver(
     preset: str,
-    time_ms: int | None,
-    depth: int | None,
-    threads: int | None,
     weights: str | None,
     endgame: EndgameTables | None,
+    settings: tuple[tuple[str, Any], ...],
 ) -> Solver:
-    return Solver(preset, time_ms, depth=depth, threads=threads, weights=weights, endgame=endgame)
+    return Solver(preset, weights=weights, endgame=endgame, **dict(settings))
 
 
 def decide(
@@ -220,20 +201,27 @@ def decide(
     preset: str | None = None,
     time_ms: int | None = None,
     *,
-    depth: int | None = None,
-    threads: int | None = None,
     weights: str | os.PathLike[str] | None = None,
     endgame: EndgameTables | None = None,
     four_probability: float = 0.1,
+    **settings: int | float | None,
 ) -> Decision:
     """The best action for ``board`` and each action's value, by a solver of
-    ``preset`` (kept for the next call with the same settings). See
-    :class:`Solver`. Without ``preset``: :data:`DEFAULT_PRESET` on 4x4 boards,
-    the heuristic on other sizes."""
+    ``preset`` with ``settings`` (kept for the next call with the same
+    ones). See :class:`Solver`. Without ``preset``: :data:`DEFAULT_PRESET`
+    on 4x4 boards, the heuristic on other sizes."""
     if preset is None:
         preset = _native.default_preset(as_exponents(board).shape[0])
     path = None if weights is None else os.fspath(weights)
-    return _solver(preset, time_ms, depth, threads, path, endgame).decide(board, four_probability)
+    given = tuple(sorted({"time_ms": time_ms, **settings}.items()))
+    try:
+        solver = _solver(preset, path, endgame, given)
+    except TypeError as err:
+        # An unhashable value: no cached solver, and the same checks.
+        if "unhashable" not in str(err):
+            raise
+        solver = Solver(preset, weights=path, endgame=endgame, **dict(given))
+    return solver.decide(board, four_probability)
 
 
 class Network:

@@ -27,7 +27,6 @@ node in ``tables`` (default: each node's cache folder). See docs/python.md.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
 import time
@@ -233,7 +232,7 @@ def _check_player(player: Player) -> Player:
     if not isinstance(player, Player):
         raise TypeError(f"a player is a py2048.distributed.Player, not {type(player).__name__}")
     threads = int(player._native(player.weights_path(), tables=False).threads)
-    return dataclasses.replace(player, threads=threads)
+    return player.with_settings(threads=threads)
 
 
 def tournament(

@@ -5,7 +5,6 @@ each worker."""
 from __future__ import annotations
 
 import functools
-import math
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -14,17 +13,20 @@ import numpy as np
 
 from py2048 import _native
 from py2048.board import whole
-from py2048.solver import PRESETS, shipped_weights
+from py2048.solver import PRESETS, SETTINGS, shipped_weights
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Player:
-    """Who plays: the options of ``lab tournament`` as fields.
+    """Who plays: the options of ``lab tournament``.
 
     Args:
         preset: one of :data:`py2048.PRESETS`.
-        time_ms, depth, threads, prob_cutoff, depth_bonus, heuristic: the
-            search settings over the preset's (``--time-ms`` and so on).
+        time_ms, settings: the search settings over the preset's, by name
+            (any of :data:`py2048.SETTINGS`: ``depth=2``, ``threads=1``, ...,
+            as ``--depth 2 --threads 1``); the engine checks each name, type
+            and range. Read back as attributes (``player.depth``: ``None``
+            where not given).
         weights: a learned preset's weights file on the driver (default: the
             shipped one); it reaches every node through Ray's object store.
         endgame: play the endgame tables' move on late-game chains (the
@@ -37,61 +39,83 @@ class Player:
     native player once and keeps it for every game it plays.
     """
 
-    preset: str = _native.DEFAULT_PRESET
-    time_ms: int | None = None
-    depth: int | None = None
-    threads: int | None = None
-    weights: str | None = None
-    endgame: bool = False
-    tables: str | None = None
-    tables_max_states: int | None = None
-    prob_cutoff: float | None = None
-    depth_bonus: int | None = None
-    heuristic: float | None = None
-    size: int = 4
-    four_probability: float = 0.1
+    preset: str
+    #: The settings given, as ``(name, value)`` pairs in the engine's order.
+    settings: tuple[tuple[str, int | float], ...]
+    weights: str | None
+    endgame: bool
+    tables: str | None
+    tables_max_states: int | None
+    size: int
+    four_probability: float
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.preset, str):
-            raise TypeError(f"preset must be a str, got {type(self.preset).__name__}")
+    def __init__(
+        self,
+        preset: str = _native.DEFAULT_PRESET,
+        time_ms: int | None = None,
+        *,
+        weights: str | os.PathLike[str] | None = None,
+        endgame: bool = False,
+        tables: str | os.PathLike[str] | None = None,
+        tables_max_states: int | None = None,
+        size: int = 4,
+        four_probability: float = 0.1,
+        **settings: int | float | None,
+    ) -> None:
+        if not isinstance(preset, str):
+            raise TypeError(f"preset must be a str, got {type(preset).__name__}")
         try:
-            object.__setattr__(self, "preset", _native.preset_name(self.preset))
+            preset = _native.preset_name(preset)
         except ValueError:
-            raise ValueError(
-                f"preset must be one of {', '.join(PRESETS)}, got {self.preset!r}"
-            ) from None
-        ints = {
-            "time_ms": (1, 2**64 - 1),
-            "depth": (1, 2**32 - 1),
-            "threads": (1, _native.MAX_THREADS),
-            "tables_max_states": (1, 2**64 - 1),
-            "depth_bonus": (-12, 12),
-            "size": (2, 8),
-        }
-        for name, (low, high) in ints.items():
-            value = getattr(self, name)
-            if value is not None:
-                object.__setattr__(self, name, whole(value, name, minimum=low, maximum=high))
-        for name in ("prob_cutoff", "heuristic", "four_probability"):
-            value = getattr(self, name)
-            if value is not None:
-                if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    raise TypeError(f"{name} must be a number, got {type(value).__name__}")
-                if not math.isfinite(value) or value < 0:
-                    raise ValueError(f"{name} must be a finite number of 0 or more, got {value}")
-                object.__setattr__(self, name, float(value))
-        if self.prob_cutoff is not None and self.prob_cutoff > 1:
-            raise ValueError(f"prob_cutoff must lie in 0 to 1, got {self.prob_cutoff}")
-        if self.weights is not None:
-            object.__setattr__(self, "weights", os.fspath(self.weights))
-        if self.tables is not None:
-            object.__setattr__(self, "tables", os.fspath(self.tables))
-        if not self.endgame and (self.tables is not None or self.tables_max_states is not None):
+            raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {preset!r}") from None
+        given = {"time_ms": time_ms, **settings}
+        # The engine checks names, types and ranges (a TypeError or a
+        # ValueError naming the setting).
+        _native.setting_options(given)
+        pairs = tuple((name, given[name]) for name in SETTINGS if given.get(name) is not None)
+        if tables_max_states is not None:
+            tables_max_states = whole(tables_max_states, "tables_max_states", minimum=1)
+        size = whole(size, "size", minimum=2, maximum=8)
+        if isinstance(four_probability, bool) or not isinstance(four_probability, (int, float)):
+            raise TypeError(f"four_probability must be a number, got {type(four_probability).__name__}")
+        if not 0 <= four_probability <= 1:
+            raise ValueError(f"four_probability must lie in 0 to 1, got {four_probability}")
+        if not endgame and (tables is not None or tables_max_states is not None):
             raise ValueError("tables= and tables_max_states= need endgame=True")
-        if _native.uses_corner_tables(self.preset) and not self.endgame:
-            raise ValueError(
-                f"the {self.preset} preset plays by the corner tables: endgame=True"
-            )
+        if _native.uses_corner_tables(preset) and not endgame:
+            raise ValueError(f"the {preset} preset plays by the corner tables: endgame=True")
+        fields = {
+            "preset": preset,
+            "settings": pairs,
+            "weights": None if weights is None else os.fspath(weights),
+            "endgame": bool(endgame),
+            "tables": None if tables is None else os.fspath(tables),
+            "tables_max_states": tables_max_states,
+            "size": size,
+            "four_probability": float(four_probability),
+        }
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        """A search setting by its name: its value, ``None`` where not given."""
+        if name in SETTINGS:
+            return dict(self.settings).get(name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def with_settings(self, **changes: int | float | None) -> Player:
+        """This player with ``changes`` over its settings (``None`` drops one)."""
+        settings = {**dict(self.settings), **changes}
+        return Player(
+            self.preset,
+            weights=self.weights,
+            endgame=self.endgame,
+            tables=self.tables,
+            tables_max_states=self.tables_max_states,
+            size=self.size,
+            four_probability=self.four_probability,
+            **settings,
+        )
 
     @property
     def tables_preset(self) -> str:
@@ -114,10 +138,9 @@ class Player:
     def options(self) -> str:
         """The options of ``lab tournament`` that give this player."""
         parts = [f"--preset {self.preset}"]
-        for name in ("depth", "time_ms", "threads", "prob_cutoff", "depth_bonus", "heuristic"):
-            value = getattr(self, name)
-            if value is not None:
-                parts.append(f"--{name.replace('_', '-')} {_number(value, name)}")
+        settings = _native.setting_options(dict(self.settings))
+        if settings:
+            parts.append(settings)
         if self.weights is not None:
             parts.append(f"--weights {self.weights}")
         if self.endgame:
@@ -129,7 +152,7 @@ class Player:
         if self.size != 4:
             parts.append(f"--size {self.size}")
         if self.four_probability != 0.1:
-            parts.append(f"--four-probability {_number(self.four_probability, 'four_probability')}")
+            parts.append(f"--four-probability {_probability(self.four_probability)}")
         return " ".join(parts)
 
     def settings_line(self, max_moves: int | None) -> str:
@@ -138,15 +161,10 @@ class Player:
         resumes in the other."""
         return _native.settings_line(
             self.preset,
-            time_ms=self.time_ms,
-            depth=self.depth,
-            threads=self.threads,
             weights=self.weights_path(),
             endgame=self.endgame,
             tables_max_states=self.tables_max_states,
-            prob_cutoff=self.prob_cutoff,
-            depth_bonus=self.depth_bonus,
-            heuristic=self.heuristic,
+            settings=dict(self.settings),
             size=self.size,
             four_probability=self.four_probability,
             max_moves=max_moves,
@@ -161,29 +179,15 @@ class Player:
         if self.endgame and tables:
             tables_of = _tables(self.tables, self.tables_max_states, self.tables_preset)
         return _native.GamePlayer(
-            self.preset,
-            self.time_ms,
-            self.depth,
-            self.threads,
-            weights,
-            tables_of,
-            self.prob_cutoff,
-            self.depth_bonus,
-            self.heuristic,
-            self.size,
-            self.four_probability,
+            self.preset, weights, tables_of, dict(self.settings), self.size, self.four_probability
         )
 
 
-def _number(value: float | int, name: str) -> str:
-    """A setting as the lab's records settings line writes it: Rust's ``Display``
-    of the value the engine uses (an ``f32`` for the search settings, an
-    ``f64`` for the rules): the shortest digits that give it back, never an
-    exponent (``0.00002``, not ``2e-05``)."""
-    if isinstance(value, int):
-        return str(value)
-    kind = np.float64 if name == "four_probability" else np.float32
-    return np.format_float_positional(kind(value), trim="-")
+def _probability(value: float) -> str:
+    """The probability of a 4 as the lab's settings line writes it: Rust's
+    ``Display`` of the ``f64``, the shortest digits that give it back, never
+    an exponent."""
+    return np.format_float_positional(np.float64(value), trim="-")
 
 
 @functools.lru_cache(maxsize=2)
