@@ -23,7 +23,8 @@ pub const LAB_COMMANDS: [&str; 7] =
 /// The lab's options (long names) and the lab commands that take them, in
 /// [`LAB_COMMANDS`]' order: the game names them when given one of them
 /// (`cli-ascii --games 3`), instead of a look-alike option of its own (the
-/// lab's tests check that this is its list).
+/// lab's tests check that this is its list). The search settings' options
+/// (`--depth`, ...) are not listed: the game's own commands take them.
 pub const LAB_OPTIONS: &[(&str, &[&str])] = &[
     ("a", &["compare"]),
     ("alpha", &["compare", "train"]),
@@ -36,8 +37,6 @@ pub const LAB_OPTIONS: &[(&str, &[&str])] = &[
     ("csv-a", &["compare"]),
     ("csv-b", &["compare"]),
     ("curve-every", &["train"]),
-    ("depth", &["tournament", "tune", "agreement"]),
-    ("depth-bonus", &["tournament", "tune", "agreement"]),
     ("endgame", &["tournament", "tune", "agreement"]),
     ("episodes", &["train"]),
     ("every", &["agreement"]),
@@ -45,7 +44,6 @@ pub const LAB_OPTIONS: &[(&str, &[&str])] = &[
     ("four-probability", &["tournament", "compare"]),
     ("from-reads", &["tables distill"]),
     ("games", &["tournament", "compare", "tune", "agreement", "tables coverage", "tables distill"]),
-    ("heuristic", &["tournament", "tune", "agreement"]),
     ("initial", &["train"]),
     ("json", &["tournament"]),
     ("lambda", &["train"]),
@@ -59,7 +57,6 @@ pub const LAB_OPTIONS: &[(&str, &[&str])] = &[
     ("play-compact", &["tables coverage", "tables distill"]),
     ("player", &["tournament"]),
     ("preset", &["tournament", "tune", "agreement", "tables build"]),
-    ("prob-cutoff", &["tournament", "tune", "agreement"]),
     ("reads", &["tables distill"]),
     ("reference", &["agreement"]),
     ("reference-bonus", &["agreement"]),
@@ -81,9 +78,7 @@ pub const LAB_OPTIONS: &[(&str, &[&str])] = &[
         &["tournament", "tune", "agreement", "tables build", "tables coverage", "tables distill"],
     ),
     ("tables-max-states", &["tournament", "tune", "agreement", "tables build"]),
-    ("threads", &["tournament", "tune", "agreement", "train"]),
     ("tile", &["compare"]),
-    ("time-ms", &["tournament", "tune", "agreement"]),
     ("tutorial-rules", &["tournament", "compare"]),
     ("weights", &["tournament", "tune", "agreement"]),
 ];

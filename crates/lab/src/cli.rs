@@ -672,7 +672,8 @@ mod tests {
     }
 
     /// The lab's options and the commands that take them, as the game
-    /// names them when given one.
+    /// names them when given one: all but the search settings' options,
+    /// which the game's own commands take too.
     fn lab_options() -> Vec<(String, Vec<String>)> {
         let mut options: std::collections::BTreeMap<String, Vec<String>> = Default::default();
         let mut commands: Vec<(String, clap::Command)> =
@@ -682,7 +683,8 @@ mod tests {
                 commands.push((format!("{name} {}", sub.get_name()), sub.clone()));
             }
             for long in cmd.get_arguments().filter_map(clap::Arg::get_long) {
-                if long != "help" {
+                let setting = Setting::ALL.iter().any(|s| s.option()[2..] == *long);
+                if long != "help" && !setting {
                     options.entry(long.to_owned()).or_default().push(name.clone());
                 }
             }
