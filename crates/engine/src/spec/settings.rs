@@ -25,6 +25,8 @@ pub enum Setting {
     DepthBonus,
     /// The heuristic's weight beside the learned network.
     Heuristic,
+    /// The transposition table's size bound, in MiB.
+    TableMb,
 }
 
 /// Why a setting does not apply to a preset.
@@ -39,6 +41,8 @@ pub enum Reason {
     },
     /// The preset searches with the heuristic alone: no network.
     NoNetwork,
+    /// The preset's search keeps no transposition table.
+    KeepsNoTable,
 }
 
 /// What a user gave that a preset may have no use for: a search setting,
@@ -105,6 +109,9 @@ impl Reason {
                      network: choose {}",
                     list_or(&learned)
                 )
+            }
+            Reason::KeepsNoTable => {
+                format!("{s} does not apply to {p}, whose search keeps no table")
             }
         }
     }
@@ -212,13 +219,14 @@ impl std::error::Error for BadValue {}
 
 impl Setting {
     /// Every setting, in the order the programs list them.
-    pub const ALL: [Setting; 6] = [
+    pub const ALL: [Setting; 7] = [
         Setting::Depth,
         Setting::TimeMs,
         Setting::Threads,
         Setting::ProbCutoff,
         Setting::DepthBonus,
         Setting::Heuristic,
+        Setting::TableMb,
     ];
 
     /// The setting's name in Rust and Python (`depth_bonus`).
@@ -230,6 +238,7 @@ impl Setting {
             Setting::ProbCutoff => "prob_cutoff",
             Setting::DepthBonus => "depth_bonus",
             Setting::Heuristic => "heuristic",
+            Setting::TableMb => "table_mb",
         }
     }
 
@@ -242,6 +251,7 @@ impl Setting {
             Setting::ProbCutoff => "--prob-cutoff",
             Setting::DepthBonus => "--depth-bonus",
             Setting::Heuristic => "--heuristic",
+            Setting::TableMb => "--table-mb",
         }
     }
 
@@ -259,6 +269,7 @@ impl Setting {
             Setting::ProbCutoff => Kind::Probability,
             Setting::DepthBonus => Kind::Whole { min: -12, max: 12, unit: "" },
             Setting::Heuristic => Kind::Weight,
+            Setting::TableMb => Kind::Whole { min: 0, max: 4096, unit: "" },
         }
     }
 
@@ -269,6 +280,7 @@ impl Setting {
             Setting::TimeMs => "MS",
             Setting::ProbCutoff => "P",
             Setting::Heuristic => "W",
+            Setting::TableMb => "MIB",
         }
     }
 
@@ -293,6 +305,9 @@ impl Setting {
             Setting::Heuristic => {
                 format!("The weight of the heuristic added to the network's values, {range}")
             }
+            Setting::TableMb => {
+                format!("The transposition table's size in MiB, {range} (default: the preset's)")
+            }
         }
     }
 
@@ -312,6 +327,11 @@ impl Setting {
             ),
             Setting::Heuristic => "0 searches with the network alone (learned presets only; \
                                    default: the preset's, 0)."
+                .into(),
+            Setting::TableMb => "0 searches without one. The search takes up to this much memory \
+                                 for it: a smaller table spares memory, a larger one keeps more \
+                                 positions between a move's searches (not for the tutorial \
+                                 preset, which keeps none)."
                 .into(),
         }
     }
@@ -336,6 +356,10 @@ impl Setting {
                 Err(Reason::NoNetwork)
             }
             Setting::Heuristic => Ok(()),
+            Setting::TableMb if matches!(config.algorithm, Algorithm::Tutorial) => {
+                Err(Reason::KeepsNoTable)
+            }
+            Setting::TableMb => Ok(()),
         }
     }
 
@@ -365,14 +389,17 @@ impl Setting {
                     *heuristic = real;
                 }
             }
+            Setting::TableMb => config.table_bytes = (whole as usize) << 20,
         }
     }
 
     /// Whether it decides the games of a search with `given`, so that a
-    /// records file names it: threads decide moves only against the clock.
+    /// records file names it: threads and the table's size (whose hits are
+    /// exact) change only how fast a search goes, so they decide moves only
+    /// against the clock.
     pub(super) fn decides_games(self, given: &Overrides) -> bool {
         match self {
-            Setting::Threads => given.get(Setting::TimeMs).is_some(),
+            Setting::Threads | Setting::TableMb => given.get(Setting::TimeMs).is_some(),
             _ => true,
         }
     }
@@ -664,6 +691,32 @@ mod tests {
     #[should_panic(expected = "threads must be a whole number between 1 and 256")]
     fn with_panics_on_a_value_the_setting_does_not_take() {
         let _ = Overrides::default().with(Setting::Threads, 0u32);
+    }
+
+    #[test]
+    fn the_table_size_sets_the_searchs_table_where_it_keeps_one() {
+        let spec = |preset| {
+            let o = Overrides::default().with(Setting::TableMb, 3);
+            crate::SolverSpec::new(preset).with_overrides(o)
+        };
+        assert_eq!(spec(Preset::HeuristicMax).config(4).unwrap().table_bytes, 3 << 20);
+        assert_eq!(spec(Preset::HeuristicMax).build(4).unwrap().table_bytes(), 3 << 20);
+        let none = Overrides::default().with(Setting::TableMb, 0);
+        let spec0 = crate::SolverSpec::new(Preset::Fast).with_overrides(none);
+        assert_eq!(spec0.build(4).unwrap().table_bytes(), 0);
+        let err = spec(Preset::Tutorial).validate().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "table_mb does not apply to the tutorial preset, whose search keeps no table"
+        );
+        assert_eq!(Setting::TableMb.parse("4097"), Err("must be between 0 and 4096".into()));
+        // Its hits are exact: at a fixed depth the size changes no move.
+        assert_eq!(spec(Preset::Fast).settings_line(None), "--preset fast");
+        let timed = Overrides::default().with(Setting::TimeMs, 5).with(Setting::TableMb, 3);
+        assert_eq!(
+            crate::SolverSpec::new(Preset::Fast).with_overrides(timed).settings_line(None),
+            "--preset fast --time-ms 5 --table-mb 3"
+        );
     }
 
     #[test]
