@@ -6,6 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use game_core::Tile;
 use records::Record;
 use records::paired::{Comparison, pairs};
 use records::phases::Phases;
@@ -20,17 +21,17 @@ pub(crate) struct PhasesArgs {
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// The tile a game is lost short of: a power of two from 128 to 131072.
-    #[arg(long, default_value_t = 32768, value_parser = parse_target)]
-    target: u32,
+    #[arg(long, default_value_t = Tile::of(32768), value_parser = parse_target)]
+    target: Tile,
     /// One table of all the files' games together (their odds of a 4 must
     /// agree), after each file's.
     #[arg(long)]
     pool: bool,
 }
 
-fn parse_target(text: &str) -> Result<u32, String> {
-    match text.parse::<u32>() {
-        Ok(t) if t.is_power_of_two() && (128..=131_072).contains(&t) => Ok(t),
+fn parse_target(text: &str) -> Result<Tile, String> {
+    match text.parse::<Tile>() {
+        Ok(t) if (Tile::of(128)..=Tile::of(131_072)).contains(&t) => Ok(t),
         _ => Err(format!("`{text}` is not a power of two from 128 to 131072")),
     }
 }
@@ -43,8 +44,8 @@ pub(crate) struct PairedArgs {
     /// Player B's records file, on some of the same seeds.
     b: PathBuf,
     /// The tile whose reach the McNemar test judges.
-    #[arg(long, default_value_t = 32768, value_parser = parse_target)]
-    tile: u32,
+    #[arg(long, default_value_t = Tile::of(32768), value_parser = parse_target)]
+    tile: Tile,
 }
 
 /// Prints the paired report of two files' common seeds.
@@ -148,7 +149,7 @@ mod tests {
 
     #[test]
     fn targets_are_powers_of_two_in_range() {
-        assert_eq!(parse_target("32768"), Ok(32768));
+        assert_eq!(parse_target("32768"), Ok(Tile::of(32768)));
         assert!(parse_target("1000").is_err());
         assert!(parse_target("64").is_err());
         assert!(parse_target("262144").is_err());
@@ -178,7 +179,7 @@ mod tests {
         // Two files with no seed in common cannot be paired.
         let other = dir.join("e.json");
         fs::write(&other, r#"[{"seed":4,"score":8,"max_tile":4,"moves":2,"millis":1.0}]"#).unwrap();
-        let args = PairedArgs { a: dir.join("a.csv"), b: other, tile: 32768 };
+        let args = PairedArgs { a: dir.join("a.csv"), b: other, tile: Tile::of(32768) };
         let err = paired(&args).unwrap_err();
         assert!(err.to_string().contains("no seed in common"), "{err}");
         fs::remove_dir_all(&dir).unwrap();

@@ -24,7 +24,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use game_core::Tile;
 use records::Record;
+use records::summary::MILESTONES;
 
 use crate::bench::{self, BenchArgs, BenchRow};
 use crate::machine::Machine;
@@ -69,11 +71,14 @@ struct Shipped {
     /// Why there are no records, for a preset without any.
     unmeasured: &'static str,
     /// The tiles whose reach the preset's section shows.
-    tiles: &'static [u32],
+    tiles: &'static [Tile],
 }
 
 /// The tiles a strong preset's section shows.
-const LATE_TILES: &[u32] = &[2048, 4096, 8192, 16384, 32768, 65536];
+const LATE_TILES: &[Tile] = match MILESTONES.first_chunk::<6>() {
+    Some(tiles) => tiles,
+    None => panic!("fewer than six milestones"),
+};
 
 /// Every shipped preset, in the order of the summary table. To add or
 /// replace a row: change the entry (and its records), run `cargo xtask
@@ -175,7 +180,7 @@ const SHIPPED: &[Shipped] = &[
         played: "one search thread per game, two games at once, on a machine loaded by other work \
                  (load average about 11 on 2 cores; its `.txt` says so): the times are inflated",
         unmeasured: "",
-        tiles: &[128, 256, 512, 1024, 2048],
+        tiles: &[Tile::of(128), Tile::of(256), Tile::of(512), Tile::of(1024), Tile::WIN],
     },
 ];
 
@@ -559,9 +564,9 @@ fn summary_table(presets: &[PresetRecords]) -> String {
                 "| `{name}` | {} | {} | {} | {} | {} | {} | {needs} |\n",
                 s.games,
                 group_thousands(s.median_score),
-                percent(s.reach_rate(16384)),
-                percent(s.reach_rate(32768)),
-                percent(s.reach_rate(65536)),
+                percent(s.reach_rate(Tile::of(16384))),
+                percent(s.reach_rate(Tile::of(32768))),
+                percent(s.reach_rate(Tile::of(65536))),
                 s.millis_per_move().map_or("–".to_owned(), format_millis),
             )),
             None => unmeasured.push(match preset.shipped.unmeasured {
@@ -791,7 +796,7 @@ mod tests {
         Record {
             seed,
             score,
-            max_tile,
+            max_tile: Tile::of(max_tile),
             moves: 1000,
             millis: 2000.0,
             median_decision_micros: Some(1500 + seed * 100),

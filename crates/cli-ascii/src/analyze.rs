@@ -144,7 +144,7 @@ fn text_answer<B: GameBoard>(board: &B, decision: Option<&Decision>) -> String {
     let Some(d) = decision else {
         // A board with no tile has no move either, but no game ever ended
         // on it.
-        out.push_str(if board.max_tile() == 0 {
+        out.push_str(if board.max_tile().is_none() {
             "the board has no tiles, so no direction changes it (a game starts with two)\n"
         } else {
             "no direction changes the board: the game is over\n"

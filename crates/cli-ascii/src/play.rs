@@ -10,7 +10,7 @@ use cli_common::args::{PlayerKind, SearchArgs};
 use cli_common::fit;
 use cli_common::setup::{self, AnyPlayer, PlayerSpec};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use engine::{Choice, DefaultChoice, Played, Player, Values, WIN_TILE};
+use engine::{Choice, DefaultChoice, Played, Player, Values};
 use game_core::{Direction, Game, GameBoard, PlayError};
 
 use crate::best;
@@ -198,7 +198,7 @@ impl<B: GameBoard> Session<B> {
                     "seed {}: score {}, max tile {}, {}",
                     game.seed(),
                     game.score(),
-                    game.board().max_tile(),
+                    crate::render::max_tile(game.board()),
                     crate::render::counted(game.moves(), "move")
                 )
             })
@@ -336,7 +336,8 @@ impl<B: GameBoard> Session<B> {
                     "game over: u undoes, n starts a new game, q quits".to_owned()
                 } else if won {
                     format!(
-                        "You reached {WIN_TILE}! Keep going for a higher tile, or n for a new game"
+                        "You reached {}! Keep going for a higher tile, or n for a new game",
+                        game_core::Tile::WIN
                     )
                 } else {
                     String::new()
@@ -605,7 +606,7 @@ fn screen<B: GameBoard>(session: &Session<B>, color: bool, size: (usize, usize))
     let status = [
         format!("score {}{gained}", game.score()),
         format!("best {}", session.best()),
-        format!("max tile {}", game.board().max_tile()),
+        format!("max tile {}", crate::render::max_tile(game.board())),
         format!("moves {}", game.moves()),
     ];
     let keys: Vec<String> = PLAY_KEYS.split(" · ").map(str::to_owned).collect();
@@ -708,7 +709,7 @@ mod tests {
         assert_eq!(s.handle_key(&key(KeyCode::Left)), Flow::Continue);
         assert_eq!(s.game().score(), 65536);
         assert_eq!(s.game().board().value(0, 0), Some(65536));
-        assert_eq!(s.game().board().max_tile(), 65536);
+        assert_eq!(s.game().board().max_tile(), Some(game_core::Tile::of(65536)));
         s.handle_key(&key(KeyCode::Up));
         assert_eq!(s.game().board().value(0, 0), Some(131072));
         assert_eq!(s.game().score(), 65536 + 131072);

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use crossterm::style::{Color, Stylize};
-use game_core::GameBoard;
+use game_core::{GameBoard, Tile};
 
 /// The width of a cell between its borders: the tutorial's 8, kept because
 /// every tile fits it. A 6-digit tile (131072, the largest a 4x4 game can
@@ -24,6 +24,12 @@ pub(crate) fn centred(value: u32) -> String {
         }
     }
     text
+}
+
+/// The largest tile's value, as the status lines show it (0 on an empty
+/// board, which no game has).
+pub(crate) fn max_tile(board: &impl GameBoard) -> u32 {
+    board.max_tile().map_or(0, Tile::value)
 }
 
 /// A count and its noun, singular for one: "1 move", "2 moves".

@@ -344,7 +344,7 @@ fn game_summary<B: GameBoard>(watch: &Watch, game: &Game<B>, cols: usize) -> Str
         "seed {}: score {}, max tile {}, {}",
         watch.seed,
         game.score(),
-        game.board().max_tile(),
+        render::max_tile(game.board()),
         crate::render::counted(game.moves(), "move"),
     );
     let line = format!("{result} ({})\n", watch.who);
@@ -406,7 +406,7 @@ fn frame<B: GameBoard>(
     // than wrap or cut a number.
     let status = [
         format!("score {}", game.score()),
-        format!("max tile {}", game.board().max_tile()),
+        format!("max tile {}", render::max_tile(game.board())),
         format!("moves {}", game.moves()),
         // The game's pace, told apart from the search's speed below.
         format!("played {rate:.1} moves/s"),

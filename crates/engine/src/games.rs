@@ -12,6 +12,11 @@ use solver_expectimax::Player;
 
 /// Plays `game` to its end (or `max_moves`); its record names it by the
 /// seed it started from.
+///
+/// # Panics
+/// If `game`'s board is empty, which no game started by [`Game::new`] or
+/// [`Game::with_size`] has (only [`Game::from_board`] of an empty board):
+/// a record names the game's largest tile.
 pub fn play_game<B: GameBoard, P: Player<B>>(
     player: &mut P,
     mut game: Game<B>,
@@ -35,7 +40,7 @@ pub fn play_game<B: GameBoard, P: Player<B>>(
     let mut record = Record {
         seed,
         score: game.score(),
-        max_tile: game.board().max_tile(),
+        max_tile: game.board().max_tile().expect("a started game has a tile"),
         moves: game.moves(),
         millis: 0.0,
         median_decision_micros: None,
@@ -132,7 +137,7 @@ mod tests {
         let mut record = Record {
             seed: 3,
             score: 1000,
-            max_tile: 128,
+            max_tile: game_core::Tile::of(128),
             moves: 90,
             millis: 0.0,
             median_decision_micros: None,

@@ -54,7 +54,7 @@ pub use build::{BuildMeter, BuildProgress, TablesBuild, duration_text};
 pub use games::{TournamentSpec, play_game, run_tournament};
 pub use network::{network, weights_path};
 pub use seed::clock_seed;
-pub use session::{NothingToUndo, Played, Session, WIN_TILE};
+pub use session::{NothingToUndo, Played, Session};
 pub use spec::{
     BadValue, DEFAULT_PRESET, DefaultChoice, Given, Kind, Overrides, Reason, Setting, SolverSpec,
     SpecError, Spelling, TablesBuildCost, Value, Why, build_time, default_preset, parse_whole,

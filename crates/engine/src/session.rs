@@ -4,17 +4,15 @@
 use std::collections::VecDeque;
 use std::fmt;
 
-use game_core::{Direction, Game, GameBoard, PlayError, Turn};
-
-/// The tile that wins the game; play goes on after it.
-pub const WIN_TILE: u32 = 2048;
+use game_core::{Direction, Game, GameBoard, PlayError, Tile, Turn};
 
 /// A move played in a [`Session`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Played {
     /// The turn: the direction, the score gained and the spawned tile.
     pub turn: Turn,
-    /// Whether this move made the first [`WIN_TILE`] of the game.
+    /// Whether this move made the game's first [`Tile::WIN`] (2048); play
+    /// goes on after it.
     pub won: bool,
 }
 
@@ -87,7 +85,8 @@ impl<B: GameBoard> Session<B> {
     pub fn play(&mut self, dir: Direction) -> Result<Played, PlayError> {
         let before = self.game.clone();
         let turn = self.game.play(dir)?;
-        let won = before.board().max_tile() < WIN_TILE && self.game.board().max_tile() >= WIN_TILE;
+        let win = Some(Tile::WIN);
+        let won = before.board().max_tile() < win && self.game.board().max_tile() >= win;
         self.push_history(before);
         self.last_turn = Some(turn);
         Ok(Played { turn, won })

@@ -19,7 +19,9 @@
 //! while let Some(dir) = game.board().legal_directions().iter().next() {
 //!     game.play(dir)?;
 //! }
-//! println!("final score {} with a {} tile", game.score(), game.board().max_tile());
+//! if let Some(tile) = game.board().max_tile() {
+//!     println!("final score {} with a {tile} tile", game.score());
+//! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -45,6 +47,7 @@ mod line;
 mod notation;
 mod rules;
 mod tables;
+mod tile;
 mod traits;
 
 pub use any::AnyBoard;
@@ -56,6 +59,7 @@ pub use grid::Grid;
 pub use limits::{MAX_EXPONENT, MAX_SIZE, MAX_TILE, MIN_SIZE};
 pub use rules::{Rules, RulesBuilder, TurnRule};
 pub use tables::row_exponents;
+pub use tile::{NotATile, Tile};
 pub use traits::{GameBoard, exponent_to_value, value_to_exponent};
 
 /// The workspace README's Rust examples (using game-core from another

@@ -7,6 +7,7 @@ use std::hash::Hash;
 use crate::direction::{Direction, DirectionSet};
 use crate::error::{PlaceError, SizeError};
 use crate::limits::MAX_TILE;
+use crate::tile::Tile;
 
 /// A square 2048 board of some size, immutable: every operation returns a new
 /// board.
@@ -110,9 +111,9 @@ pub trait GameBoard: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync 
     /// The largest exponent on the board (0 when empty).
     fn max_exponent(&self) -> u8;
 
-    /// The largest tile value on the board (0 when empty).
-    fn max_tile(&self) -> u32 {
-        exponent_to_value(self.max_exponent())
+    /// The largest tile on the board (`None` when it is empty).
+    fn max_tile(&self) -> Option<Tile> {
+        Tile::from_exponent(self.max_exponent())
     }
 
     /// The directions that change the board.

@@ -10,6 +10,7 @@ use cli_common::args::{
     parse_seed, seeds_past_the_last, unused_search_option, whole_number,
 };
 use engine::{Preset, Setting};
+use game_core::Tile;
 
 // The examples run from a clone, where `lab` is not on the PATH.
 const EXAMPLES: &str = "\
@@ -111,8 +112,8 @@ pub(crate) struct CompareArgs {
     #[arg(long, visible_alias = "seed", default_value_t = 1)]
     pub(crate) seed_start: u64,
     /// The tile whose reach rate the comparison is about.
-    #[arg(long, default_value_t = 32768, value_parser = parse_tile)]
-    pub(crate) tile: u32,
+    #[arg(long, default_value_t = Tile::of(32768), value_parser = parse_tile)]
+    pub(crate) tile: Tile,
     /// Stop as soon as a sequential probability ratio test decides between
     /// H0: B's reach rate of --tile minus A's is D0, and H1: it is D1
     /// (`0,0.05`: "B reaches it 5 points more often").
@@ -148,10 +149,10 @@ pub(crate) struct CompareArgs {
     pub(crate) rules: RulesArgs,
 }
 
-/// A tile: a power of two from 4 to 131072.
-fn parse_tile(text: &str) -> Result<u32, String> {
-    match text.parse::<u32>() {
-        Ok(t) if t.is_power_of_two() && (4..=131_072).contains(&t) => Ok(t),
+/// A tile from 4 to 131072, the largest a 4x4 game makes.
+fn parse_tile(text: &str) -> Result<Tile, String> {
+    match text.parse::<Tile>() {
+        Ok(t) if (Tile::of(4)..=Tile::of(131_072)).contains(&t) => Ok(t),
         _ => Err(format!("a tile is a power of two from 4 to 131072, not {text}")),
     }
 }
@@ -719,7 +720,7 @@ mod tests {
         assert_eq!(parse_step("0.25"), Ok(0.25));
         assert!(parse_step("1").is_err() && parse_step("0").is_err());
         assert_eq!(parse_tuning_games("1"), Err("must be at least 2".into()));
-        assert_eq!(parse_tile("8192"), Ok(8192));
+        assert_eq!(parse_tile("8192"), Ok(Tile::of(8192)));
         assert!(parse_tile("3").is_err() && parse_tile("262144").is_err());
     }
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use cli_common::args::{PlayerKind, SearchArgs};
 use cli_common::setup::{self, AnyPlayer, PlayerSpec};
-use game_core::{Game, GameBoard, Rules};
+use game_core::{Game, GameBoard, Rules, Tile};
 use records::Record;
 use records::log::{Checked, Existing, Log, OpenError};
 use records::summary::{MILESTONES, Summary};
@@ -534,7 +534,8 @@ struct Tracked<'a> {
 
 impl<B: GameBoard> Player<B> for Tracked<'_> {
     fn choose(&mut self, game: &Game<B>) -> Option<Choice> {
-        self.progress.update(self.seed, game.moves(), game.board().max_tile());
+        let max_tile = game.board().max_tile().map_or(0, Tile::value);
+        self.progress.update(self.seed, game.moves(), max_tile);
         self.inner.choose(game)
     }
 
@@ -755,7 +756,7 @@ mod tests {
         let game = |median, p99| Record {
             seed: 1,
             score: 0,
-            max_tile: 2,
+            max_tile: Tile::of(2),
             moves: 1,
             millis: 1.0,
             median_decision_micros: median,

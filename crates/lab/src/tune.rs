@@ -15,7 +15,7 @@
 use std::io::{self, Write};
 
 use cli_common::setup;
-use game_core::Rules;
+use game_core::{Rules, Tile};
 use records::Record;
 use records::summary::Summary;
 use solver_expectimax::{Algorithm, ExpectimaxPlayer, SearchConfig, Weights};
@@ -104,8 +104,8 @@ fn row(out: &mut impl Write, label: &str, trial: &Trial, verdict: &str) -> io::R
         "| {label} | {:.0} | {} | {:.1}% | {:.1}% | {verdict} |",
         s.mean_score,
         s.median_score,
-        100.0 * s.reach_rate(8192),
-        100.0 * s.reach_rate(16384),
+        100.0 * s.reach_rate(Tile::of(8192)),
+        100.0 * s.reach_rate(Tile::of(16384)),
     )?;
     // A row per candidate as it is decided: a run takes hours.
     out.flush()

@@ -15,7 +15,7 @@ fn games(path: &std::path::Path) -> Vec<(u64, u64, u32, u64)> {
     let mut out: Vec<_> = records::read_csv(&text)
         .unwrap()
         .into_iter()
-        .map(|r| (r.seed, r.score, r.max_tile, r.moves))
+        .map(|r| (r.seed, r.score, r.max_tile.value(), r.moves))
         .collect();
     out.sort_unstable();
     out

@@ -32,14 +32,13 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use game_core::{Board, GameRng};
+use game_core::{Board, GameRng, Tile};
 use records::curve::{CurveRow, TILES};
 
 use crate::network::{N_FEATURES, Network, StageError, promote};
 
-/// The tiles whose first appearance in a game is kept for restarts, as
-/// exponents: 8192, 16384 and 32768.
-pub const RESTART_TILES: [u8; 3] = [13, 14, 15];
+/// The tiles whose first appearance in a game is kept for restarts.
+pub const RESTART_TILES: [Tile; 3] = [Tile::of(8192), Tile::of(16384), Tile::of(32768)];
 
 /// Boards kept per restart tile; once full, a new board replaces a random
 /// one, so the pool follows the network as it improves.
@@ -236,7 +235,7 @@ impl Window {
         self.episodes += 1;
         self.score += e.score;
         for (count, &tile) in self.reach.iter_mut().zip(&TILES) {
-            *count += u64::from((1u32 << e.max_exponent) >= tile);
+            *count += u64::from(e.max_exponent >= tile.exponent());
         }
     }
 
@@ -530,7 +529,7 @@ impl Trainer {
         path.clear();
         // The next restart tile this game may keep: those the start board
         // already holds are not new.
-        let mut next_keep = RESTART_TILES.partition_point(|&e| e <= board.max_exponent());
+        let mut next_keep = RESTART_TILES.partition_point(|t| t.exponent() <= board.max_exponent());
         let mut score = 0u64;
         while let Some(best) = self.net.best_move(board) {
             path.push(Step { features: best.features, after: best.after, reward: best.reward });
@@ -538,11 +537,11 @@ impl Trainer {
             board = spawn(best.after, rng, p4);
             // A move that made the next kept tile scored at least its value.
             if next_keep < RESTART_TILES.len()
-                && best.reward >= 1 << RESTART_TILES[next_keep]
-                && board.max_exponent() >= RESTART_TILES[next_keep]
+                && best.reward >= RESTART_TILES[next_keep].value()
+                && board.max_exponent() >= RESTART_TILES[next_keep].exponent()
             {
                 while next_keep < RESTART_TILES.len()
-                    && board.max_exponent() >= RESTART_TILES[next_keep]
+                    && board.max_exponent() >= RESTART_TILES[next_keep].exponent()
                 {
                     next_keep += 1;
                 }

@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use engine::{ExpectimaxPlayer, Preset, SolverSpec};
-use game_core::{AnyBoard, Game, GameBoard, Rules, RulesBuilder};
+use game_core::{AnyBoard, Game, GameBoard, Rules, RulesBuilder, Tile};
 use pyo3::exceptions::{
     PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
 };
@@ -32,7 +32,7 @@ fn tuple_of(r: &Record) -> RecordTuple {
     (
         r.seed,
         r.score,
-        r.max_tile,
+        r.max_tile.value(),
         r.moves,
         r.millis,
         r.median_decision_micros,
@@ -40,17 +40,29 @@ fn tuple_of(r: &Record) -> RecordTuple {
     )
 }
 
-fn record_of(t: &RecordTuple) -> Record {
+/// A record from Python's tuple; a `ValueError` for a largest tile that
+/// is not a tile.
+fn record_of(t: &RecordTuple) -> PyResult<Record> {
     let (seed, score, max_tile, moves, millis, median, p99) = *t;
-    Record {
+    Ok(Record {
         seed,
         score,
-        max_tile,
+        max_tile: tile_of(max_tile)?,
         moves,
         millis,
         median_decision_micros: median,
         p99_decision_micros: p99,
-    }
+    })
+}
+
+/// Records from Python's tuples.
+fn records_of(tuples: &[RecordTuple]) -> PyResult<Vec<Record>> {
+    tuples.iter().map(record_of).collect()
+}
+
+/// The tile of a value from Python, or a `ValueError`.
+fn tile_of(value: u32) -> PyResult<Tile> {
+    Tile::from_value(value).map_err(value_error)
 }
 
 /// A player of whole games: the search settings, the network and the
@@ -218,7 +230,7 @@ impl RecordsLog {
     /// Appends a game's line, in one write, at once.
     fn append(&mut self, record: RecordTuple) -> PyResult<()> {
         let log = self.log.as_mut().ok_or_else(|| value_error("the records file is closed"))?;
-        log.append(&record_of(&record)).map_err(|e| {
+        log.append(&record_of(&record)?).map_err(|e| {
             let message = format!("cannot write {}: {e}", log.path().display());
             io_error(e.kind(), message)
         })
@@ -279,7 +291,7 @@ fn summary(
     records: Vec<RecordTuple>,
     tiles: Vec<u32>,
 ) -> PyResult<Py<pyo3::types::PyDict>> {
-    let records: Vec<Record> = records.iter().map(record_of).collect();
+    let records = records_of(&records)?;
     let s = Summary::of(&records);
     let p = s.percentiles;
     let d = pyo3::types::PyDict::new(py);
@@ -291,7 +303,7 @@ fn summary(
     d.set_item("millis", s.millis)?;
     let reached = pyo3::types::PyDict::new(py);
     for tile in tiles {
-        reached.set_item(tile, s.reached(tile))?;
+        reached.set_item(tile, s.reached(tile_of(tile)?))?;
     }
     d.set_item("reached", reached)?;
     Ok(d.unbind())
@@ -323,15 +335,15 @@ fn paired(
     sprt: Option<(f64, f64, f64, f64)>,
 ) -> PyResult<Py<pyo3::types::PyDict>> {
     let sprt = sprt_of(sprt)?;
-    let (a, b): (Vec<Record>, Vec<Record>) =
-        (a.iter().map(record_of).collect(), b.iter().map(record_of).collect());
+    let (a, b) = (records_of(&a)?, records_of(&b)?);
     let done = pairs(&a, &b);
+    let tile = tile_of(tile)?;
     let reach = Reach::of(&done, tile);
     let (low, high) = reach.interval();
     let scores = Scores::of(&done);
     let d = pyo3::types::PyDict::new(py);
     d.set_item("games", done.len())?;
-    d.set_item("tile", tile)?;
+    d.set_item("tile", tile.value())?;
     d.set_item("reached_a", reach.a)?;
     d.set_item("reached_b", reach.b)?;
     d.set_item("only_a", reach.only_a)?;
@@ -372,9 +384,8 @@ fn compare_report(
     sprt: Option<(f64, f64, f64, f64)>,
 ) -> PyResult<String> {
     let sprt = sprt_of(sprt)?;
-    let (a, b): (Vec<Record>, Vec<Record>) =
-        (a.iter().map(record_of).collect(), b.iter().map(record_of).collect());
-    let comparison = Comparison { a: a_name, b: b_name, first_seed, tile };
+    let (a, b) = (records_of(&a)?, records_of(&b)?);
+    let comparison = Comparison { a: a_name, b: b_name, first_seed, tile: tile_of(tile)? };
     Ok(comparison.report(&pairs(&a, &b), sprt.as_ref()))
 }
 

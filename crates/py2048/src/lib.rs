@@ -59,7 +59,7 @@ pub(crate) fn value_error(err: impl std::fmt::Display) -> PyErr {
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_EXPONENT", game_core::MAX_EXPONENT)?;
     m.add("MAX_THREADS", engine::MAX_THREADS)?;
-    m.add("MILESTONES", records::summary::MILESTONES)?;
+    m.add("MILESTONES", records::summary::MILESTONES.map(game_core::Tile::value))?;
     m.add("DEFAULT_PRESET", engine::DEFAULT_PRESET.name())?;
     m.add("PRESETS", engine::Preset::ALL.map(|p| p.name()).to_vec())?;
     m.add_class::<env::EnvCore>()?;

@@ -18,6 +18,8 @@
 
 use std::fmt;
 
+use game_core::Tile;
+
 use crate::summary::MILESTONES;
 
 /// The header: the columns of [`CurveRow`], the reach rates of 2048 to
@@ -28,7 +30,7 @@ pub const HEADER: &str =
 /// The tiles whose reach rates a row gives: the first five of the
 /// tournaments' [`MILESTONES`], so that a milestone is written down once,
 /// as a tile.
-pub const TILES: [u32; 5] = match MILESTONES.first_chunk() {
+pub const TILES: [Tile; 5] = match MILESTONES.first_chunk() {
     Some(tiles) => *tiles,
     None => panic!("fewer than five milestones"),
 };

@@ -45,6 +45,7 @@ pub mod summary;
 use std::fmt;
 use std::io::{self, Write};
 
+use game_core::Tile;
 use serde::{Deserialize, Serialize};
 
 /// The CSV's header line (without its newline): the columns, in order.
@@ -86,8 +87,9 @@ pub struct Record {
     pub seed: u64,
     /// The final score (or the score at the move limit).
     pub score: u64,
-    /// The largest tile reached.
-    pub max_tile: u32,
+    /// The largest tile reached (its value in the CSV and the JSON).
+    #[serde(with = "tile_value")]
+    pub max_tile: Tile,
     /// Moves played.
     pub moves: u64,
     /// Wall-clock time of the game in milliseconds (kept to the
@@ -199,7 +201,7 @@ fn parse_line(line: usize, text: &str) -> Result<Record, ReadError> {
     Ok(Record {
         seed: whole(0)?,
         score: whole(1)?,
-        max_tile: u32::try_from(whole(2)?).map_err(|_| bad(2))?,
+        max_tile: fields[2].parse().map_err(|_| bad(2))?,
         moves: whole(3)?,
         millis: millis.ok_or_else(|| bad(4))?,
         median_decision_micros: optional(5)?,
@@ -250,6 +252,7 @@ impl fmt::Display for ReadError {
             ReadError::Field { line, column, text } => {
                 let what = match *column {
                     "millis" => "a duration in milliseconds",
+                    "max_tile" => "a tile (a power of two from 2)",
                     "median_decision_micros" | "p99_decision_micros" => {
                         "whole microseconds or empty"
                     }
@@ -276,6 +279,20 @@ impl ReadError {
 
 impl std::error::Error for ReadError {}
 
+/// A tile as its value in the JSON form (`"max_tile": 2048`).
+mod tile_value {
+    use game_core::Tile;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub(super) fn serialize<S: Serializer>(tile: &Tile, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(tile.value())
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Tile, D::Error> {
+        Tile::from_value(u32::deserialize(d)?).map_err(D::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,7 +301,7 @@ mod tests {
         Record {
             seed,
             score: 1000,
-            max_tile: 128,
+            max_tile: Tile::of(128),
             moves: 90,
             millis: 1.5,
             median_decision_micros: Some(12),
@@ -373,7 +390,11 @@ mod tests {
         );
         assert_eq!(
             err(&format!("{h}\n1,2,4294967296,5,6,7,8\n")),
-            "line 2: `max_tile` is not a whole number: `4294967296`"
+            "line 2: `max_tile` is not a tile (a power of two from 2): `4294967296`"
+        );
+        assert_eq!(
+            err(&format!("{h}\n1,2,3,5,6,7,8\n")),
+            "line 2: `max_tile` is not a tile (a power of two from 2): `3`"
         );
     }
 }

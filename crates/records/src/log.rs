@@ -21,7 +21,7 @@
 //! let same = |a: &str, b: &str| a == b;
 //! let mut opened = Log::open(&path, Existing::Refuse, "--preset fast", same)?;
 //! assert!(opened.earlier.is_empty());
-//! # let game = records::Record { seed: 1, score: 4, max_tile: 4, moves: 1, millis: 0.5,
+//! # let game = records::Record { seed: 1, score: 4, max_tile: game_core::Tile::of(4), moves: 1, millis: 0.5,
 //! #     median_decision_micros: None, p99_decision_micros: None };
 //! opened.log.append(&game)?;
 //! drop(opened);
@@ -428,12 +428,13 @@ impl std::error::Error for OpenError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use game_core::Tile;
 
     fn record(seed: u64) -> Record {
         Record {
             seed,
             score: 1000,
-            max_tile: 128,
+            max_tile: Tile::of(128),
             moves: 90,
             millis: 1.5,
             median_decision_micros: Some(12),

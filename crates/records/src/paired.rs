@@ -3,25 +3,28 @@
 //! test that stops a comparison as soon as its answer is clear.
 //!
 //! ```
+//! use game_core::Tile;
 //! use records::Record;
 //! use records::paired::{Reach, Sprt, Verdict, pairs};
 //!
 //! let game = |seed, max_tile| Record {
-//!     seed, score: 0, max_tile, moves: 0, millis: 0.0,
+//!     seed, score: 0, max_tile: Tile::of(max_tile), moves: 0, millis: 0.0,
 //!     median_decision_micros: None, p99_decision_micros: None,
 //! };
 //! let a = [game(1, 16384), game(2, 32768), game(3, 16384)];
 //! let b = [game(1, 32768), game(2, 32768), game(3, 32768)];
-//! let reach = Reach::of(&pairs(&a, &b), 32768);
+//! let reach = Reach::of(&pairs(&a, &b), Tile::of(32768));
 //! assert_eq!((reach.a, reach.b, reach.only_a, reach.only_b), (1, 3, 0, 2));
 //! assert_eq!(reach.mcnemar_p(), 0.5);
 //! let sprt = Sprt::new(0.0, 0.05, 0.05, 0.05)?;
-//! assert_eq!(sprt.verdict(&pairs(&a, &b), 32768).0, Verdict::Continue);
+//! assert_eq!(sprt.verdict(&pairs(&a, &b), Tile::of(32768)).0, Verdict::Continue);
 //! # Ok::<(), records::paired::SprtError>(())
 //! ```
 
 use std::fmt;
 use std::fmt::Write as _;
+
+use game_core::Tile;
 
 use crate::Record;
 
@@ -60,7 +63,7 @@ pub fn pairs<'a>(a: &'a [Record], b: &'a [Record]) -> Vec<Pair<'a>> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reach {
     /// The tile.
-    pub tile: u32,
+    pub tile: Tile,
     /// Seeds played by both.
     pub games: usize,
     /// Seeds on which A reached it.
@@ -75,7 +78,7 @@ pub struct Reach {
 
 impl Reach {
     /// The counts over `pairs`.
-    pub fn of(pairs: &[Pair<'_>], tile: u32) -> Reach {
+    pub fn of(pairs: &[Pair<'_>], tile: Tile) -> Reach {
         let mut r = Reach { tile, games: pairs.len(), a: 0, b: 0, only_a: 0, only_b: 0 };
         for p in pairs {
             let (a, b) = (p.a.max_tile >= tile, p.b.max_tile >= tile);
@@ -265,7 +268,7 @@ impl Sprt {
 
     /// The log likelihood ratio of the seeds' outcomes for `tile` (0 for
     /// no seed).
-    pub fn llr(&self, pairs: &[Pair<'_>], tile: u32) -> f64 {
+    pub fn llr(&self, pairs: &[Pair<'_>], tile: Tile) -> f64 {
         let n = pairs.len() as f64;
         if pairs.is_empty() {
             return 0.0;
@@ -286,12 +289,12 @@ impl Sprt {
 
     /// The first prefix of `pairs` (in seed order) on which the test
     /// decides, as its length; `None` while it does not.
-    pub fn stopping_point(&self, pairs: &[Pair<'_>], tile: u32) -> Option<usize> {
+    pub fn stopping_point(&self, pairs: &[Pair<'_>], tile: Tile) -> Option<usize> {
         (1..=pairs.len()).find(|&k| self.verdict(&pairs[..k], tile).0 != Verdict::Continue)
     }
 
     /// The verdict over `pairs` and the ratio it rests on.
-    pub fn verdict(&self, pairs: &[Pair<'_>], tile: u32) -> (Verdict, f64) {
+    pub fn verdict(&self, pairs: &[Pair<'_>], tile: Tile) -> (Verdict, f64) {
         let llr = self.llr(pairs, tile);
         let (low, high) = self.bounds();
         let verdict = if llr >= high {
@@ -316,7 +319,7 @@ pub struct Comparison<'a> {
     /// The first seed of the run.
     pub first_seed: u64,
     /// The tile whose reach rate the McNemar test and the SPRT judge.
-    pub tile: u32,
+    pub tile: Tile,
 }
 
 impl Comparison<'_> {
@@ -335,9 +338,11 @@ impl Comparison<'_> {
         let _ = writeln!(s, "B: {}", name(self.b));
         let _ = writeln!(s, "seeds {} to {last}: {} paired games", self.first_seed, done.len());
         let _ = writeln!(s, "{:>8} {:>7} {:>7}", "reached", "A", "B");
-        let largest = done.iter().map(|p| p.a.max_tile.max(p.b.max_tile)).max().unwrap_or(0);
-        let (low, high) = ((self.tile / 4).clamp(4, 2048), largest.max(self.tile));
-        for tile in (2..32).map(|e| 1u32 << e).filter(|t| (low..=high).contains(t)) {
+        let largest = done.iter().map(|p| p.a.max_tile.max(p.b.max_tile)).max();
+        let high = largest.map_or(self.tile, |l| l.max(self.tile));
+        let low = self.tile.exponent().saturating_sub(2).clamp(2, 11);
+        let tiles = (low..=high.exponent()).filter_map(Tile::from_exponent);
+        for tile in tiles {
             let r = Reach::of(done, tile);
             let rate = |k: usize| 100.0 * k as f64 / done.len().max(1) as f64;
             let _ = writeln!(s, "{tile:>8} {:>6.1}% {:>6.1}%", rate(r.a), rate(r.b));
@@ -391,7 +396,7 @@ mod tests {
         Record {
             seed,
             score,
-            max_tile,
+            max_tile: Tile::of(max_tile),
             moves: 0,
             millis: 0.0,
             median_decision_micros: None,
@@ -416,8 +421,8 @@ mod tests {
         let b = [game(2, 16, 25), game(1, 4, 5), game(9, 4, 0)];
         let p = pairs(&a, &b);
         assert_eq!(p.iter().map(|p| p.seed).collect::<Vec<_>>(), [1, 2]);
-        let reach = Reach::of(&p, 16);
-        assert_eq!(reach, Reach { tile: 16, games: 2, a: 0, b: 1, only_a: 0, only_b: 1 });
+        let reach = Reach::of(&p, Tile::of(16));
+        assert_eq!(reach, Reach { tile: Tile::of(16), games: 2, a: 0, b: 1, only_a: 0, only_b: 1 });
         let scores = Scores::of(&p);
         assert_eq!((scores.higher, scores.lower, scores.median_difference), (1, 1, 0.0));
     }
@@ -428,7 +433,7 @@ mod tests {
             (0..100).map(|s| game(s, if s % 10 == 0 { 32 } else { 16 }, 0)).collect();
         let b: Vec<Record> =
             (0..100).map(|s| game(s, if s % 5 == 0 { 32 } else { 16 }, 0)).collect();
-        let reach = Reach::of(&pairs(&a, &b), 32);
+        let reach = Reach::of(&pairs(&a, &b), Tile::of(32));
         assert_eq!((reach.a, reach.b, reach.only_b), (10, 20, 10));
         let (lo, hi) = reach.interval();
         assert!((reach.difference() - 0.1).abs() < 1e-12 && lo < 0.1 && hi > 0.1);
@@ -438,7 +443,7 @@ mod tests {
         // points, a difference no two players can have.
         let a: Vec<Record> = (0..14).map(|s| game(s, 8, 0)).collect();
         let b: Vec<Record> = (0..14).map(|s| game(s, if s < 12 { 16 } else { 8 }, 0)).collect();
-        let (lo, hi) = Reach::of(&pairs(&a, &b), 16).interval();
+        let (lo, hi) = Reach::of(&pairs(&a, &b), Tile::of(16)).interval();
         assert!((lo - 0.674).abs() < 1e-3 && hi == 1.0, "{lo} {hi}");
     }
 
@@ -452,25 +457,25 @@ mod tests {
         let b: Vec<Record> =
             (0..400).map(|s| game(s, if s % 4 == 0 { 32 } else { 16 }, 0)).collect();
         let p = pairs(&a, &b);
-        assert_eq!(sprt.verdict(&p, 32).0, Verdict::H1);
-        assert_eq!(sprt.verdict(&p[..8], 32).0, Verdict::Continue);
+        assert_eq!(sprt.verdict(&p, Tile::of(32)).0, Verdict::H1);
+        assert_eq!(sprt.verdict(&p[..8], Tile::of(32)).0, Verdict::Continue);
         // Equal players with discordant seeds both ways: H0.
         let c: Vec<Record> =
             (0..400).map(|s| game(s, if s % 4 == 1 { 32 } else { 16 }, 0)).collect();
         let b2: Vec<Record> =
             (0..400).map(|s| game(s, if s % 4 == 0 { 32 } else { 16 }, 0)).collect();
-        assert_eq!(sprt.verdict(&pairs(&c, &b2), 32).0, Verdict::H0);
+        assert_eq!(sprt.verdict(&pairs(&c, &b2), Tile::of(32)).0, Verdict::H0);
         // No discordant seed: evidence for H0 (no difference), not for H1.
-        assert!(sprt.llr(&pairs(&a, &a), 32) < 0.0);
-        assert_eq!(sprt.llr(&[], 32), 0.0);
+        assert!(sprt.llr(&pairs(&a, &a), Tile::of(32)) < 0.0);
+        assert_eq!(sprt.llr(&[], Tile::of(32)), 0.0);
         // Every seed the same way still decides, and the stopping point is
         // the first prefix that does.
         let all: Vec<Record> = (0..400).map(|s| game(s, 32, 0)).collect();
         let p = pairs(&a, &all);
-        let k = sprt.stopping_point(&p, 32).expect("a clear gain decides");
+        let k = sprt.stopping_point(&p, Tile::of(32)).expect("a clear gain decides");
         assert!(k < 20, "{k}");
-        assert_eq!(sprt.verdict(&p[..k], 32).0, Verdict::H1);
-        assert_eq!(sprt.verdict(&p[..k - 1], 32).0, Verdict::Continue);
+        assert_eq!(sprt.verdict(&p[..k], Tile::of(32)).0, Verdict::H1);
+        assert_eq!(sprt.verdict(&p[..k - 1], Tile::of(32)).0, Verdict::Continue);
     }
 
     #[test]
@@ -478,7 +483,7 @@ mod tests {
         let a: Vec<Record> = (1..=4).map(|s| game(s, if s == 1 { 32 } else { 16 }, 10)).collect();
         let b: Vec<Record> = (1..=4).map(|s| game(s, 32, 20)).collect();
         let sprt = Sprt::new(0.0, 0.5, 0.05, 0.05).unwrap();
-        let c = Comparison { a: " ", b: "--preset fast", first_seed: 1, tile: 32 };
+        let c = Comparison { a: " ", b: "--preset fast", first_seed: 1, tile: Tile::of(32) };
         let report = c.report(&pairs(&a, &b), Some(&sprt));
         let lines: Vec<&str> = report.lines().collect();
         assert_eq!(

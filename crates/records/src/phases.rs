@@ -29,22 +29,23 @@
 //! nothing still spawns, so `moves + 2` spawns are no longer the tiles'.
 //!
 //! ```
+//! use game_core::Tile;
 //! use records::Record;
 //! use records::phases::{Phase, Phases};
 //!
 //! let game = |seed, max_tile, moves| Record {
-//!     seed, score: 0, max_tile, moves, millis: 0.0,
+//!     seed, score: 0, max_tile: Tile::of(max_tile), moves, millis: 0.0,
 //!     median_decision_micros: None, p99_decision_micros: None,
 //! };
 //! let games = [game(1, 32768, 17_000), game(2, 4096, 2_000)];
-//! let phases = Phases::of(&games, 32768, 0.1);
+//! let phases = Phases::of(&games, Tile::of(32768), 0.1);
 //! assert_eq!(phases.count(Phase::Reached), 1);
 //! assert_eq!(phases.count(Phase::Early), 1);
 //! ```
 
 use std::fmt;
 
-use game_core::{Board, Spawner, exponent_to_value};
+use game_core::{Board, Spawner, Tile, exponent_to_value};
 
 use crate::Record;
 
@@ -81,7 +82,7 @@ impl Phase {
     /// The phase of a game that ended with `max_tile` its largest tile and
     /// `tile_sum` the sum of its tiles, for the target tile `target` (a
     /// power of two of at least 128).
-    pub fn of(max_tile: u32, tile_sum: u64, target: u32) -> Phase {
+    pub fn of(max_tile: Tile, tile_sum: u64, target: Tile) -> Phase {
         let target = u64::from(target);
         let (max, half, quarter) = (u64::from(max_tile), target / 2, target / 4);
         if max >= target {
@@ -100,7 +101,8 @@ impl Phase {
     }
 
     /// How the phase reads in a table, for the target tile `target`.
-    pub fn label(self, target: u32) -> String {
+    pub fn label(self, target: Tile) -> String {
+        let target = target.value();
         let (half, quarter) = (target / 2, target / 4);
         match self {
             Phase::Early => format!("lost before {quarter}"),
@@ -136,7 +138,7 @@ pub fn tile_sum(seed: u64, moves: u64, four_probability: f64) -> u64 {
 /// How many games ended in each phase, for one target tile.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Phases {
-    target: u32,
+    target: Tile,
     counts: [usize; Phase::ALL.len()],
 }
 
@@ -146,9 +148,9 @@ impl Phases {
     /// at least 128).
     ///
     /// # Panics
-    /// If `target` is not a power of two of at least 128.
-    pub fn of(records: &[Record], target: u32, four_probability: f64) -> Phases {
-        assert!(target.is_power_of_two() && target >= 128, "a target tile of at least 128");
+    /// If `target` is below 128.
+    pub fn of(records: &[Record], target: Tile, four_probability: f64) -> Phases {
+        assert!(target >= Tile::of(128), "a target tile of at least 128");
         let mut counts = [0; Phase::ALL.len()];
         for r in records {
             // A game that reached the target needs no replay of its spawns.
@@ -163,7 +165,7 @@ impl Phases {
     }
 
     /// The target tile.
-    pub fn target(&self) -> u32 {
+    pub fn target(&self) -> Tile {
         self.target
     }
 
@@ -261,17 +263,17 @@ mod tests {
     #[test]
     fn phases_follow_the_largest_tile_and_the_sum() {
         let t = 32768;
-        assert_eq!(Phase::of(4096, 9000, t), Phase::Early);
-        assert_eq!(Phase::of(8192, 15000, t), Phase::Quarter);
-        assert_eq!(Phase::of(16384, 24575, t), Phase::HalfBuildingQuarter);
-        assert_eq!(Phase::of(16384, 24576, t), Phase::HalfBuildingChain);
-        assert_eq!(Phase::of(16384, 32511, t), Phase::HalfBuildingChain);
-        assert_eq!(Phase::of(16384, 32512, t), Phase::FinalCollapse);
-        assert_eq!(Phase::of(32768, 40000, t), Phase::Reached);
-        assert_eq!(Phase::of(65536, 70000, t), Phase::Reached);
-        assert_eq!(Phase::of(32768, 40000, 65536), Phase::HalfBuildingQuarter);
+        assert_eq!(Phase::of(Tile::of(4096), 9000, Tile::of(t)), Phase::Early);
+        assert_eq!(Phase::of(Tile::of(8192), 15000, Tile::of(t)), Phase::Quarter);
+        assert_eq!(Phase::of(Tile::of(16384), 24575, Tile::of(t)), Phase::HalfBuildingQuarter);
+        assert_eq!(Phase::of(Tile::of(16384), 24576, Tile::of(t)), Phase::HalfBuildingChain);
+        assert_eq!(Phase::of(Tile::of(16384), 32511, Tile::of(t)), Phase::HalfBuildingChain);
+        assert_eq!(Phase::of(Tile::of(16384), 32512, Tile::of(t)), Phase::FinalCollapse);
+        assert_eq!(Phase::of(Tile::of(32768), 40000, Tile::of(t)), Phase::Reached);
+        assert_eq!(Phase::of(Tile::of(65536), 70000, Tile::of(t)), Phase::Reached);
+        assert_eq!(Phase::of(Tile::of(32768), 40000, Tile::of(65536)), Phase::HalfBuildingQuarter);
         assert_eq!(
-            Phase::FinalCollapse.label(t),
+            Phase::FinalCollapse.label(Tile::of(t)),
             "lost in the final collapse (16384 to 256 built)"
         );
     }
@@ -290,9 +292,13 @@ mod tests {
         };
         // Moves chosen so that the spawns' sum lands in a phase: about
         // 2.2 per move.
-        let games =
-            [game(1, 32768, 0), game(2, 32768, 0), game(3, 16384, 14_900), game(4, 2048, 900)];
-        let phases = Phases::of(&games, 32768, 0.1);
+        let games = [
+            game(1, Tile::of(32768), 0),
+            game(2, Tile::of(32768), 0),
+            game(3, Tile::of(16384), 14_900),
+            game(4, Tile::of(2048), 900),
+        ];
+        let phases = Phases::of(&games, Tile::of(32768), 0.1);
         assert_eq!(phases.games(), 4);
         assert_eq!(phases.losses(), 2);
         assert_eq!(phases.count(Phase::FinalCollapse), 1, "{phases}");
@@ -310,6 +316,6 @@ mod tests {
         assert!(text.ends_with(
             "The final collapse reached in 3 of 4 games (75.0%), survived in 2 of them (66.7%)."
         ));
-        assert_eq!(Phases::of(&[], 32768, 0.1).collapse_survival(), None);
+        assert_eq!(Phases::of(&[], Tile::of(32768), 0.1).collapse_survival(), None);
     }
 }

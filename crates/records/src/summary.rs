@@ -3,25 +3,36 @@
 //! `tune`, `cargo xtask results`).
 //!
 //! ```
+//! use game_core::Tile;
 //! use records::Record;
 //! use records::summary::Summary;
 //!
 //! let game = |score, max_tile| Record {
-//!     seed: 0, score, max_tile, moves: 100, millis: 50.0,
+//!     seed: 0, score, max_tile: Tile::of(max_tile), moves: 100, millis: 50.0,
 //!     median_decision_micros: None, p99_decision_micros: None,
 //! };
 //! let s = Summary::of(&[game(1000, 128), game(30000, 2048), game(60000, 4096), game(20000, 1024)]);
-//! assert_eq!(s.reach_rate(2048), 0.5);
+//! assert_eq!(s.reach_rate(Tile::WIN), 0.5);
 //! assert_eq!(s.median_score, 25000.0); // the mean of the two middle scores
 //! assert_eq!(s.percentiles.median, 20000); // the nearest rank: the lower one
 //! assert_eq!(s.moves_per_second(), Some(2000.0));
 //! ```
 
+use game_core::Tile;
+
 use crate::Record;
 
 /// The tiles a tournament's summary lists, up to 131072, the largest tile a
 /// 4x4 game can reach.
-pub const MILESTONES: [u32; 7] = [2048, 4096, 8192, 16384, 32768, 65536, 131072];
+pub const MILESTONES: [Tile; 7] = [
+    Tile::of(2048),
+    Tile::of(4096),
+    Tile::of(8192),
+    Tile::of(16384),
+    Tile::of(32768),
+    Tile::of(65536),
+    Tile::of(131072),
+];
 
 /// The largest exponent whose reach is counted: tiles up to 2^31.
 const EXPONENTS: usize = 32;
@@ -82,7 +93,7 @@ impl Summary {
         let mut reached = [0; EXPONENTS];
         for r in records {
             // A tile of 2^k counts for every 2^j with j <= k.
-            let top = (r.max_tile.max(1).ilog2() as usize).min(EXPONENTS - 1);
+            let top = usize::from(r.max_tile.exponent()).min(EXPONENTS - 1);
             for count in &mut reached[..=top] {
                 *count += 1;
             }
@@ -111,16 +122,13 @@ impl Summary {
         }
     }
 
-    /// How many games reached `tile` (a power of two; 0 for any other).
-    pub fn reached(&self, tile: u32) -> usize {
-        if !tile.is_power_of_two() {
-            return 0;
-        }
-        self.reached.get(tile.ilog2() as usize).copied().unwrap_or(0)
+    /// How many games reached `tile`.
+    pub fn reached(&self, tile: Tile) -> usize {
+        self.reached.get(usize::from(tile.exponent())).copied().unwrap_or(0)
     }
 
     /// The share of games that reached `tile`, from 0 to 1 (0 for no games).
-    pub fn reach_rate(&self, tile: u32) -> f64 {
+    pub fn reach_rate(&self, tile: Tile) -> f64 {
         if self.games == 0 { 0.0 } else { self.reached(tile) as f64 / self.games as f64 }
     }
 
@@ -167,7 +175,7 @@ mod tests {
         Record {
             seed: 0,
             score,
-            max_tile,
+            max_tile: Tile::of(max_tile),
             moves: 100,
             millis: 50.0,
             median_decision_micros: micros,
@@ -189,9 +197,12 @@ mod tests {
     #[test]
     fn reach_counts_every_smaller_tile_too() {
         let s = Summary::of(&[game(0, 128, None), game(0, 2048, None), game(0, 131072, None)]);
-        assert_eq!((s.reached(128), s.reached(2048), s.reached(4096)), (3, 2, 1));
-        assert_eq!((s.reached(131072), s.reached(262144), s.reached(3000)), (1, 0, 0));
-        assert!((s.reach_rate(2048) - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(
+            (s.reached(Tile::of(128)), s.reached(Tile::of(2048)), s.reached(Tile::of(4096))),
+            (3, 2, 1)
+        );
+        assert_eq!((s.reached(Tile::of(131072)), s.reached(Tile::of(262144))), (1, 0));
+        assert!((s.reach_rate(Tile::of(2048)) - 2.0 / 3.0).abs() < 1e-12);
     }
 
     #[test]
@@ -209,7 +220,10 @@ mod tests {
     #[test]
     fn no_games_give_zeros() {
         let s = Summary::of(&[]);
-        assert_eq!((s.games, s.mean_score, s.median_score, s.reach_rate(2)), (0, 0.0, 0.0, 0.0));
+        assert_eq!(
+            (s.games, s.mean_score, s.median_score, s.reach_rate(Tile::of(2))),
+            (0, 0.0, 0.0, 0.0)
+        );
         assert_eq!(
             (s.moves_per_second(), s.millis_per_move(), s.decision_median_range),
             (None, None, None)

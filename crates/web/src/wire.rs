@@ -3,9 +3,9 @@
 use std::str::FromStr;
 
 use axum::http::StatusCode;
+use engine::Values;
 use engine::{Decision, Preset};
-use engine::{Values, WIN_TILE};
-use game_core::{Board, Direction, Game, GameBoard, Turn, exponent_to_value};
+use game_core::{Board, Direction, Game, GameBoard, Tile, Turn, exponent_to_value};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
@@ -152,10 +152,10 @@ impl GameState {
             board: rows,
             score: game.score(),
             moves: game.moves(),
-            max_tile: board.max_tile(),
+            max_tile: board.max_tile().map_or(0, Tile::value),
             legal: board.legal_directions().iter().map(Direction::name).collect(),
             over: game.is_over(),
-            won: board.max_tile() >= WIN_TILE,
+            won: board.max_tile() >= Some(Tile::WIN),
             keep_going,
             can_undo,
             last_move,
