@@ -138,7 +138,11 @@ const SHIPPED: &[Shipped] = &[
                 (building 512) read from odds above 0.1 ([endgame.md](endgame.md))",
         needs: "the corner block and the big step table: 26.0 GB on disk, built once by `lab \
                 tables build --preset corner-big` (about 15 minutes on 2 cores), then mapped",
-        records: &["corner-big-seeds-8611-9010", "corner-big-seeds-9011-9329"],
+        records: &[
+            "corner-big-seeds-8611-9010",
+            "corner-big-seeds-9011-9329",
+            "corner-big-seeds-9330-9729",
+        ],
         played: "one search thread per game (the preset's), one game at a time beside other runs",
         unmeasured: "",
         tiles: LATE_TILES,
