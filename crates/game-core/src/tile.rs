@@ -56,8 +56,9 @@ impl Tile {
     }
 }
 
-/// Whether `value` is a power of two from 2 to [`MAX_TILE`].
-const fn is_tile(value: u32) -> bool {
+/// Whether `value` is a power of two from 2 to [`MAX_TILE`]: the one
+/// statement of what a tile's value is (a cell's value, a `Tile`).
+pub(crate) const fn is_tile(value: u32) -> bool {
     value >= 2 && value.is_power_of_two() && value <= MAX_TILE
 }
 

@@ -6,8 +6,9 @@ use std::hash::Hash;
 
 use crate::direction::{Direction, DirectionSet};
 use crate::error::{PlaceError, SizeError};
+#[cfg(doc)]
 use crate::limits::MAX_TILE;
-use crate::tile::Tile;
+use crate::tile::{Tile, is_tile};
 
 /// A square 2048 board of some size, immutable: every operation returns a new
 /// board.
@@ -156,7 +157,7 @@ pub const fn exponent_to_value(exponent: u8) -> u32 {
 /// [`PlaceError::BadValue`] unless `value` is a power of two from 2 to
 /// [`MAX_TILE`].
 pub const fn value_to_exponent(value: u32) -> Result<u8, PlaceError> {
-    if value >= 2 && value.is_power_of_two() && value <= MAX_TILE {
+    if is_tile(value) {
         Ok(value.trailing_zeros() as u8)
     } else {
         Err(PlaceError::BadValue { value })
